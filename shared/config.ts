@@ -1,0 +1,74 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Every setting comes from the environment, validated once at start. The README's configuration
+// table lists the same variables with the same defaults: keep them in step.
+const bool = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const ConfigSchema = z.object({
+  NODE_ENV: z.string().default('development'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('.data'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1).max(65535).default(54329),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  PUBLIC_BASE_URL: z.string().url().optional(),
+  PUBLIC_SCAN_URL: z.string().url().optional(),
+  PUBLIC_GEO_URL: z.string().url().optional(),
+  PUBLIC_SITE_URL: z.string().url().optional(),
+  DOCS_URL: z.string().url().optional(),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
+  BODY_LIMIT: z.string().default('256kb'),
+  RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
+  TRUST_PROXY: bool.default(false),
+  SCAN_ALLOW_HOSTS: z.string().default(''),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  publicBaseUrl: string;
+  publicScanUrl: string;
+  publicGeoUrl: string;
+  publicSiteUrl: string;
+  docsUrl: string;
+  dataDir: string;
+};
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  // All public hosts are this server unless configured otherwise (decisions.md).
+  const base = (c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(
+    /\/$/,
+    '',
+  );
+  return {
+    ...c,
+    publicBaseUrl: base,
+    publicScanUrl: (c.PUBLIC_SCAN_URL ?? base).replace(/\/$/, ''),
+    publicGeoUrl: (c.PUBLIC_GEO_URL ?? base).replace(/\/$/, ''),
+    publicSiteUrl: (c.PUBLIC_SITE_URL ?? base).replace(/\/$/, ''),
+    docsUrl: c.DOCS_URL ?? `${base}/docs`,
+    dataDir: path.resolve(c.DATA_DIR),
+  };
+}
+
+let cached: Config | undefined;
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+/** For tests and the CLI, which adjust the environment before first use. */
+export function resetConfig(): void {
+  cached = undefined;
+}

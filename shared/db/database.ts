@@ -1,0 +1,14 @@
+import type { AccountsTable } from './tables/accounts.ts';
+import type { ApiKeysTable } from './tables/api-keys.ts';
+import type { AuditProductsTable } from './tables/audit-products.ts';
+import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
+import type { SubscriptionsTable } from './tables/subscriptions.ts';
+
+// The typed view of our tables (sql/ is the source of truth; keep these in step with it).
+export interface Database {
+  accounts: AccountsTable;
+  api_keys: ApiKeysTable;
+  subscriptions: SubscriptionsTable;
+  audit_products: AuditProductsTable;
+  rate_limit_hits: RateLimitHitsTable;
+}

@@ -1,0 +1,70 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runMigrations } from 'graphile-worker';
+import pg from 'pg';
+
+const SQL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sql');
+// Any constant works; it only has to be the same in every process that migrates.
+const MIGRATION_LOCK = 7_301_442_118;
+
+export interface Migration {
+  id: number;
+  name: string;
+  file: string;
+}
+
+/** The explicit, ordered list: sql/NNN_name.sql, numbered without gaps. */
+export function listMigrations(dir = SQL_DIR): Migration[] {
+  const list = fs
+    .readdirSync(dir)
+    .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ id: Number(f.slice(0, 3)), name: f.slice(4, -4), file: path.join(dir, f) }));
+  list.forEach((m, i) => {
+    if (m.id !== i + 1) throw new Error(`migration numbering gap at ${path.basename(m.file)}`);
+  });
+  return list;
+}
+
+/**
+ * Applies our migrations, each in its own transaction, then graphile-worker's schema.
+ * Safe when several processes start together: a session advisory lock lets one migrate while the
+ * others wait, and then they find nothing left to do.
+ */
+export async function migrate(url: string, log: (msg: string) => void = () => {}): Promise<number[]> {
+  const client = new pg.Client({ connectionString: url, application_name: 'sightline-migrate' });
+  await client.connect();
+  const applied: number[] = [];
+  try {
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query(`create table if not exists sightline_migrations (
+      id integer primary key, name text not null, applied_at timestamptz not null default now())`);
+    const done = new Set(
+      (await client.query<{ id: number }>('select id from sightline_migrations')).rows.map((r) => r.id),
+    );
+    for (const m of listMigrations()) {
+      if (done.has(m.id)) continue;
+      const sql = fs.readFileSync(m.file, 'utf8');
+      await client.query('begin');
+      try {
+        await client.query(sql);
+        await client.query('insert into sightline_migrations (id, name) values ($1, $2)', [m.id, m.name]);
+        await client.query('commit');
+      } catch (err) {
+        await client.query('rollback');
+        throw new Error(`migration ${path.basename(m.file)} failed: ${(err as Error).message}`);
+      }
+      applied.push(m.id);
+      log(`applied migration ${path.basename(m.file)}`);
+    }
+    await runMigrations({ connectionString: url, logger: quietLogger });
+  } finally {
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+    await client.end();
+  }
+  return applied;
+}
+
+import { Logger as GwLogger } from 'graphile-worker';
+const quietLogger = new GwLogger(() => () => {});

@@ -1,0 +1,118 @@
+import { type ArtifactMap, type ArtifactName, type ArtifactSet, isGatherError } from './artifacts.ts';
+import type { Check, CheckResult } from './check.ts';
+import { gradeFor, type ScoringModel } from './model.ts';
+
+// The runner owns the required-artifact gate and isolates a throwing check, so one broken check
+// or one failed gatherer never throws a whole scan away.
+
+export type CheckRun =
+  | (CheckResult & { id: string; title: string })
+  | { id: string; title: string; outcome: 'error'; score: 0; message: string };
+
+export function runCheck(check: Check, artifacts: ArtifactSet): CheckRun {
+  const { id, title } = check.meta;
+  const available: Partial<ArtifactMap> = {};
+  for (const name of check.meta.requiredArtifacts) {
+    const a = artifacts[name];
+    if (a === undefined) {
+      return { id, title, outcome: 'not_applicable', score: 0, message: `${name} was not gathered in this mode` };
+    }
+    if (isGatherError(a)) {
+      return { id, title, outcome: 'error', score: 0, message: `${name} unavailable: ${a.error.message}` };
+    }
+    (available as Record<string, unknown>)[name] = a;
+  }
+  for (const name of check.meta.optionalArtifacts ?? []) {
+    const a = artifacts[name];
+    if (a !== undefined && !isGatherError(a)) (available as Record<string, unknown>)[name] = a;
+  }
+  try {
+    const r = check.run(available as Pick<ArtifactMap, ArtifactName>);
+    return { ...r, score: r.outcome === 'not_applicable' ? 0 : clamp01(r.score), id, title };
+  } catch (err) {
+    return { id, title, outcome: 'error', score: 0, message: `check failed: ${(err as Error).message}` };
+  }
+}
+
+export function runChecks(checks: Iterable<Check>, artifacts: ArtifactSet): Map<string, CheckRun> {
+  const out = new Map<string, CheckRun>();
+  for (const c of checks) out.set(c.meta.id, runCheck(c, artifacts));
+  return out;
+}
+
+export interface DimensionScore {
+  id: string;
+  name: string;
+  weight: number;
+  score: number | null; // null when no check applied
+  issues: string[];
+  passes: string[];
+  checks: CheckRun[];
+}
+
+export interface ModelScore {
+  modelId: string;
+  modelVersion: string;
+  overallScore: number;
+  grade: string;
+  dimensions: DimensionScore[];
+}
+
+/** Scores a model from check runs: weighted mean per dimension, weighted mean of dimensions. */
+export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): ModelScore {
+  const dimensions: DimensionScore[] = model.dimensions.map((dim) => {
+    let sum = 0;
+    let weights = 0;
+    let cap = 100;
+    const issues: string[] = [];
+    const passes: string[] = [];
+    const checks: CheckRun[] = [];
+    for (const ref of dim.checks) {
+      const run = runs.get(ref.id);
+      if (!run) throw new Error(`model ${model.id} references check ${ref.id}, which did not run`);
+      checks.push(run);
+      if (run.outcome === 'not_applicable' || run.outcome === 'error') continue;
+      sum += ref.weight * run.score;
+      weights += ref.weight;
+      if (run.outcome === 'pass') passes.push(run.message);
+      else issues.push(run.message);
+      if (ref.gate && run.outcome === 'fail') cap = Math.min(cap, ref.gate.cap);
+    }
+    const score = weights > 0 ? Math.min(cap, Math.round((100 * sum) / weights)) : null;
+    return { id: dim.id, name: dim.name, weight: dim.weight, score, issues, passes, checks };
+  });
+  let total = 0;
+  let totalWeight = 0;
+  for (const d of dimensions) {
+    if (d.score === null || d.weight === 0) continue;
+    total += d.weight * d.score;
+    totalWeight += d.weight;
+  }
+  const overallScore = totalWeight > 0 ? Math.round(total / totalWeight) : 0;
+  return { modelId: model.id, modelVersion: model.version, overallScore, grade: gradeFor(model, overallScore), dimensions };
+}
+
+const clamp01 = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);
+
+/** Lighthouse's log-normal scoring curve: p10 scores 0.9, the median scores 0.5. */
+export function logNormalScore({ p10, median }: { p10: number; median: number }, value: number): number {
+  if (value <= 0) return 1;
+  // Complementary log-normal CDF, as in lighthouse core/lib/statistics.js.
+  const standardizedX = (Math.log(value) - Math.log(median)) / (Math.SQRT2 * sigma(p10, median));
+  const score = (1 - erf(standardizedX)) / 2;
+  return Math.max(0, Math.min(1, score));
+}
+function sigma(p10: number, median: number): number {
+  // INVERSE_ERFC_ONE_FIFTH: erfc^-1(0.2), so that value p10 maps to 0.9.
+  const INVERSE_ERFC_ONE_FIFTH = 0.9061938024368232;
+  return Math.abs(Math.log(p10) - Math.log(median)) / (Math.SQRT2 * INVERSE_ERFC_ONE_FIFTH);
+}
+function erf(x: number): number {
+  // Abramowitz and Stegun 7.1.26, max error 1.5e-7 (the same approximation Lighthouse uses).
+  const sign = Math.sign(x);
+  const ax = Math.abs(x);
+  const a1 = 0.254829592, a2 = -0.284496736, a3 = 1.421413741, a4 = -1.453152027, a5 = 1.061405429, p = 0.3275911;
+  const t = 1 / (1 + p * ax);
+  const y = 1 - ((((a5 * t + a4) * t + a3) * t + a2) * t + a1) * t * Math.exp(-ax * ax);
+  return sign * y;
+}
