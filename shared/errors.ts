@@ -36,9 +36,8 @@ export const subscriptionRequired = (detail: string) =>
   new AppError(403, 'subscription_required', 'Subscription required', detail);
 export const quotaExceeded = (detail: string) => new AppError(403, 'quota_exceeded', 'Quota exceeded', detail);
 export const notFound = (detail = 'No such resource.') => new AppError(404, 'not_found', 'Not found', detail);
-export const methodNotAllowed = (allowed: string[]) =>
-  new AppError(405, 'method_not_allowed', 'Method not allowed', `Allowed: ${allowed.join(', ')}`, {
-    headers: { Allow: allowed.join(', ') },
-  });
+/** The router sets the Allow header itself before throwing this. */
+export const methodNotAllowed = () =>
+  new AppError(405, 'method_not_allowed', 'Method not allowed', 'This path does not accept that method; see the Allow header.');
 export const payloadTooLarge = (detail: string) => new AppError(413, 'payload_too_large', 'Payload too large', detail);
 export const unavailable = (code: string, detail: string) => new AppError(503, code, 'Service unavailable', detail);

@@ -3,6 +3,7 @@ import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
+import type { WorkerHeartbeatsTable } from './tables/worker-heartbeats.ts';
 
 // The typed view of our tables (sql/ is the source of truth; keep these in step with it).
 export interface Database {
@@ -11,4 +12,5 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   audit_products: AuditProductsTable;
   rate_limit_hits: RateLimitHitsTable;
+  worker_heartbeats: WorkerHeartbeatsTable;
 }

@@ -1,0 +1,65 @@
+import Router from '@koa/router';
+import Koa from 'koa';
+import { koaBody } from 'koa-body';
+import { methodNotAllowed } from '../shared/errors.ts';
+import { errorHandler } from './middlewares/errors.ts';
+import { guard } from './middlewares/guard.ts';
+import { observe } from './middlewares/observe.ts';
+import { validate } from './middlewares/validate.ts';
+import { buildOpenApi } from './openapi.ts';
+import type { RouteContext, RouteDef } from './route.ts';
+import { routes as defaultRoutes } from './routes/index.ts';
+import type { Services } from './services/index.ts';
+
+/** Builds the Koa app: observe -> errors -> body -> router (guard -> validate -> handler). */
+export function createApp(services: Services, routes: RouteDef[] = defaultRoutes): Koa {
+  const app = new Koa({ proxy: services.config.TRUST_PROXY });
+  app.silent = true; // errors are logged by our own middleware, once
+  const router = new Router();
+  const openapi = buildOpenApi(routes, services.config);
+
+  router.get('/openapi.json', (ctx) => {
+    ctx.state.routeName = '/openapi.json';
+    ctx.body = openapi;
+  });
+
+  for (const def of routes) {
+    router[def.method](
+      def.path,
+      async (ctx, next) => {
+        ctx.state.routeName = def.path;
+        await next();
+      },
+      guard(def.access, services),
+      validate(def),
+      async (rawCtx) => {
+        const ctx = rawCtx as RouteContext;
+        const input = ctx.state.input as Parameters<RouteDef['handler']>[1];
+        await def.handler(ctx, input, services);
+      },
+    );
+  }
+
+  app.use(observe(services.log));
+  app.use(errorHandler(services.log));
+  app.use(
+    koaBody({
+      jsonLimit: services.config.BODY_LIMIT,
+      formLimit: services.config.BODY_LIMIT,
+      textLimit: services.config.BODY_LIMIT,
+      multipart: false,
+      jsonStrict: true,
+      onError: (err) => {
+        throw err;
+      },
+    }),
+  );
+  app.use(router.routes());
+  app.use(
+    router.allowedMethods({
+      throw: true,
+      methodNotAllowed: () => methodNotAllowed(),
+    }),
+  );
+  return app;
+}

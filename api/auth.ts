@@ -1,0 +1,69 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../shared/db/database.ts';
+import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
+import { hashKey, keyVariant } from '../shared/keys.ts';
+
+// Tier limits (decisions.md): calls per rolling hour.
+export const TIER_LIMITS: Record<ApiTier, number> = {
+  free: 20,
+  pro: 100,
+  agent: 500,
+  intelligence: 100,
+  optimisation: 1000,
+};
+
+export const TIERS_BY_VARIANT: Record<Variant, ApiTier[]> = {
+  A: ['free', 'pro', 'agent'],
+  B: ['intelligence', 'optimisation'],
+};
+
+export interface Principal {
+  keyId: string;
+  accountId: string;
+  variant: Variant;
+  tier: ApiTier;
+  limit: number;
+}
+
+export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
+
+export function bearerToken(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m?.[1] ?? '';
+}
+
+/** Resolves a bearer key to its principal. Malformed keys never reach the database. */
+export async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthResult> {
+  const token = bearerToken(header);
+  if (token === undefined) return { ok: false, reason: 'missing' };
+  if (!keyVariant(token)) return { ok: false, reason: 'malformed' };
+  // Look-up by the SHA-256 of the key: an index probe on a uniformly random value, which leaks
+  // nothing useful through timing (we never compare the key itself with anything stored).
+  const row = await db
+    .selectFrom('api_keys')
+    .select(['id', 'account_id', 'variant', 'tier', 'rate_limit_per_hour', 'revoked_at', 'last_used_at'])
+    .where('key_hash', '=', hashKey(token))
+    .executeTakeFirst();
+  if (!row) return { ok: false, reason: 'unknown' };
+  if (row.revoked_at) return { ok: false, reason: 'revoked' };
+  // last_used_at is bookkeeping, not worth a write on every call: refresh it at most once a minute.
+  if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
+    void db
+      .updateTable('api_keys')
+      .set({ last_used_at: new Date() })
+      .where('id', '=', row.id)
+      .execute()
+      .catch(() => {});
+  }
+  return {
+    ok: true,
+    principal: {
+      keyId: row.id,
+      accountId: row.account_id,
+      variant: row.variant,
+      tier: row.tier,
+      limit: row.rate_limit_per_hour ?? TIER_LIMITS[row.tier],
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Middleware } from 'koa';
+import { AppError } from '../../shared/errors.ts';
+import type { Logger } from '../../shared/logger.ts';
+
+// Every error leaves as application/problem+json (RFC 9457) with a stable `code`; never a stack.
+const PROBLEM_BASE = 'https://sightline.dev/problems/';
+
+const BY_STATUS: Record<number, { code: string; title: string }> = {
+  400: { code: 'invalid_request', title: 'Bad request' },
+  401: { code: 'unauthorized', title: 'Unauthorized' },
+  403: { code: 'forbidden', title: 'Forbidden' },
+  404: { code: 'not_found', title: 'Not found' },
+  405: { code: 'method_not_allowed', title: 'Method not allowed' },
+  413: { code: 'payload_too_large', title: 'Payload too large' },
+  415: { code: 'unsupported_media_type', title: 'Unsupported media type' },
+  429: { code: 'rate_limited', title: 'Too many requests' },
+};
+
+export function toAppError(err: unknown): AppError {
+  if (err instanceof AppError) return err;
+  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const status = e.status ?? e.statusCode;
+  if (status && status >= 400 && status < 500) {
+    const known = BY_STATUS[status] ?? { code: 'client_error', title: 'Client error' };
+    let detail = e.expose !== false && e.message ? e.message : known.title;
+    if (status === 413) detail = 'The request body is larger than this endpoint accepts.';
+    if (e.type === 'entity.parse.failed' || /JSON/i.test(detail)) detail = 'The request body is not valid JSON.';
+    return new AppError(status, known.code, known.title, detail);
+  }
+  return new AppError(500, 'internal_error', 'Internal server error', 'Something went wrong on our side; it has been logged.');
+}
+
+export function errorHandler(log: Logger): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined) {
+        throw new AppError(404, 'not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
+      }
+    } catch (err) {
+      const appErr = toAppError(err);
+      if (appErr.status >= 500) log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+      const { errors, headers, ...extra } = appErr.extra;
+      ctx.status = appErr.status;
+      for (const [k, v] of Object.entries(headers ?? {})) ctx.set(k, v);
+      ctx.type = 'application/problem+json';
+      ctx.body = {
+        type: PROBLEM_BASE + appErr.code,
+        title: appErr.title,
+        status: appErr.status,
+        detail: appErr.detail,
+        code: appErr.code,
+        instance: ctx.path,
+        requestId: ctx.state.requestId,
+        ...(errors ? { errors } : {}),
+        ...extra,
+      };
+    }
+  };
+}

@@ -1,0 +1,35 @@
+import { randomUUID } from 'node:crypto';
+import type { Middleware } from 'koa';
+import type { Logger } from '../../shared/logger.ts';
+import { httpRequestDuration } from '../../shared/metrics.ts';
+
+// Request id (taken from a sane incoming X-Request-Id or made here), one access-log line per
+// request, and the duration histogram labelled by route pattern (never the raw path: bounded labels).
+export function observe(log: Logger): Middleware {
+  return async (ctx, next) => {
+    const incoming = ctx.get('x-request-id');
+    const requestId = /^[A-Za-z0-9._-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
+    const start = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+      const route = (ctx.state.routeName as string | undefined) ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
+      httpRequestDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
+      const level = ctx.status >= 500 ? 'error' : 'info';
+      log[level](
+        {
+          requestId,
+          method: ctx.method,
+          route,
+          status: ctx.status,
+          ms: Math.round(seconds * 1000),
+          account: ctx.state.principal?.accountId,
+        },
+        'request',
+      );
+    }
+  };
+}

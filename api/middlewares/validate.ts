@@ -1,0 +1,35 @@
+import type { Middleware } from 'koa';
+import type { z } from 'zod';
+import { badRequest, type FieldError } from '../../shared/errors.ts';
+import type { RouteContext, RouteDef } from '../route.ts';
+
+function fieldErrors(where: string, error: z.ZodError): FieldError[] {
+  return error.issues.map((i) => ({
+    field: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+}
+
+/** Parses query, params and body with the route's schemas; a failure is one 400 naming every bad field. */
+export function validate(def: RouteDef): Middleware {
+  return async (rawCtx, next) => {
+    const ctx = rawCtx as RouteContext;
+    const errors: FieldError[] = [];
+    const parse = (where: string, schema: z.ZodType | undefined, value: unknown) => {
+      if (!schema) return value;
+      const r = schema.safeParse(value);
+      if (!r.success) {
+        errors.push(...fieldErrors(where, r.error));
+        return undefined;
+      }
+      return r.data;
+    };
+    const query = parse('query', def.request?.query, ctx.query);
+    const params = parse('params', def.request?.params, ctx.params ?? {});
+    const rawBody = (ctx.request as { body?: unknown }).body;
+    const body = parse('body', def.request?.body, rawBody === undefined || rawBody === null ? {} : rawBody);
+    if (errors.length) throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
+    ctx.state.input = { query, params, body };
+    await next();
+  };
+}

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { Config } from '../shared/config.ts';
+import type { RouteDef } from './route.ts';
+
+// /openapi.json (OpenAPI 3.1) is generated from the routes' own zod schemas.
+
+type Json = Record<string, unknown>;
+
+export const ProblemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    code: z.string(),
+    instance: z.string().optional(),
+    requestId: z.string().optional(),
+    errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
+  })
+  .catchall(z.unknown())
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable machine code.' });
+
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
+  delete out.$schema;
+  return out;
+}
+
+const RATE_HEADERS = {
+  'X-RateLimit-Limit': { description: 'Calls allowed per rolling hour', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Epoch seconds when the oldest counted call leaves the window', schema: { type: 'integer' } },
+};
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Bad request: parameters invalid',
+  401: 'Missing or invalid API key',
+  403: 'Tier, variant or subscription does not allow this call',
+  404: 'Not found',
+  429: 'Rate limit exceeded; retry after the window resets (Retry-After)',
+  500: 'Server error',
+};
+
+function toOpenApiPath(path: string): string {
+  return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+}
+
+function parameters(def: RouteDef): Json[] {
+  const out: Json[] = [];
+  for (const where of ['query', 'params'] as const) {
+    const schema = def.request?.[where];
+    if (!schema) continue;
+    const js = jsonSchema(schema, 'input');
+    const props = (js.properties ?? {}) as Record<string, Json>;
+    const required = new Set((js.required as string[] | undefined) ?? []);
+    for (const [name, s] of Object.entries(props)) {
+      const { description, ...rest } = s;
+      out.push({
+        name,
+        in: where === 'params' ? 'path' : 'query',
+        required: where === 'params' ? true : required.has(name),
+        ...(description ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  return out;
+}
+
+export function buildOpenApi(routes: RouteDef[], config: Config): Json {
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const def of routes) {
+    if (def.hidden) continue;
+    const p = toOpenApiPath(def.path);
+    paths[p] ??= {};
+    const responses: Json = {};
+    for (const [status, spec] of Object.entries(def.responses)) {
+      const content = spec.schema
+        ? { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } }
+        : spec.contentType
+          ? { [spec.contentType]: { schema: { type: 'string' } } }
+          : undefined;
+      responses[status] = {
+        description: spec.description,
+        headers: { ...RATE_HEADERS, ...(spec.headers ?? {}) },
+        ...(content ? { content } : {}),
+      };
+    }
+    const errorStatuses = [400, 429, 500];
+    if (def.access.kind === 'key') errorStatuses.push(401, 403);
+    if (def.path.includes(':')) errorStatuses.push(404);
+    for (const s of errorStatuses) {
+      responses[String(s)] ??= {
+        description: ERROR_TEXT[s] ?? 'Error',
+        headers: s === 429 ? { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : RATE_HEADERS,
+        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+      };
+    }
+    const op: Json = {
+      operationId: def.operationId,
+      summary: def.summary,
+      ...(def.description ? { description: def.description } : {}),
+      tags: def.tags,
+      parameters: parameters(def),
+      responses,
+      security: def.access.kind === 'key' ? [{ bearerAuth: [] }] : [],
+    };
+    if (def.access.kind === 'key') {
+      op['x-sightline-access'] = { variants: def.access.variants, tiers: def.access.tiers ?? 'any' };
+    }
+    if (def.request?.body) {
+      op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(def.request.body, 'input') } } };
+    }
+    paths[p][def.method] = op;
+  }
+  const problem = jsonSchema(ProblemSchema, 'output');
+  delete problem.id;
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Sightline API',
+      version: '1.0.0',
+      description:
+        'Website scanning, audit and monitoring (variant A) and agent readability (variant B). Authenticate with `Authorization: Bearer <API_KEY>`. Errors are application/problem+json.',
+    },
+    servers: [{ url: config.publicBaseUrl }],
+    tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'sl_live_… (A) or ar_… (B) API key' } },
+      schemas: { Problem: problem },
+    },
+  };
+}

@@ -1,0 +1,41 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../shared/db/database.ts';
+
+// A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/001) so every API
+// instance shares it and concurrent calls for one key stay exact.
+
+export const WINDOW = '1 hour';
+
+export interface RateState {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  reset: number; // epoch seconds when the oldest counted call leaves the window
+}
+
+export async function takeToken(db: Kysely<Database>, bucket: string, limit: number): Promise<RateState> {
+  const { rows } = await sql<{ allowed: boolean; remaining: number; reset_at: Date }>`
+    select * from rate_limit_take(${bucket}, ${limit}::int, ${WINDOW}::interval)`.execute(db);
+  return toState(rows[0]!, limit);
+}
+
+export async function peekToken(db: Kysely<Database>, bucket: string, limit: number): Promise<RateState> {
+  const { rows } = await sql<{ allowed: boolean; remaining: number; reset_at: Date }>`
+    select * from rate_limit_peek(${bucket}, ${limit}::int, ${WINDOW}::interval)`.execute(db);
+  return toState(rows[0]!, limit);
+}
+
+function toState(row: { allowed: boolean; remaining: number; reset_at: Date }, limit: number): RateState {
+  return {
+    allowed: row.allowed,
+    limit,
+    remaining: Math.max(0, row.remaining),
+    reset: Math.ceil(new Date(row.reset_at).getTime() / 1000),
+  };
+}
+
+/** Deletes hits older than the window (run by the prune_rate_limits cron task). */
+export async function pruneHits(db: Kysely<Database>): Promise<number> {
+  const r = await sql`delete from rate_limit_hits where hit_at < now() - ${WINDOW}::interval - interval '5 minutes'`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
+}

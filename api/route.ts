@@ -1,0 +1,62 @@
+import type { Context } from 'koa';
+import type { z } from 'zod';
+import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
+import type { Principal } from './auth.ts';
+import type { Services } from './services/index.ts';
+
+// One declaration per endpoint: the same zod schemas validate requests, type the handler's input
+// and generate /openapi.json, so the description cannot drift from the code.
+
+export type Access =
+  /** Public, not counted: informational endpoints; headers show the caller's bucket. */
+  | { kind: 'public' }
+  /** Keyless, counted per client IP against `ipLimit` calls per hour (bucket `name`). */
+  | { kind: 'ip'; bucket: string; ipLimit: number | ((services: Services) => number) }
+  /** Bearer key required; `variants` and `tiers` restrict who may call. */
+  | { kind: 'key'; variants: Variant[]; tiers?: ApiTier[] };
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+  contentType?: string; // default application/json
+  headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+}
+
+export interface RouteInput<Q, P, B> {
+  query: Q;
+  params: P;
+  body: B;
+}
+
+export interface RouteContext extends Context {
+  state: {
+    requestId: string;
+    principal?: Principal;
+    routeName?: string;
+  } & Record<string, unknown>;
+}
+
+export interface RouteDef<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete';
+  path: string; // Koa style: /api/v1/audit/:orderId
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  access: Access;
+  request?: { query?: Q; params?: P; body?: B };
+  responses: Record<number, ResponseSpec>;
+  handler: (
+    ctx: RouteContext,
+    input: RouteInput<z.output<Q>, z.output<P>, z.output<B>>,
+    services: Services,
+  ) => Promise<void> | void;
+  /** Hidden from /openapi.json (e.g. /metrics). */
+  hidden?: boolean;
+}
+
+export function defineRoute<Q extends z.ZodType, P extends z.ZodType, B extends z.ZodType>(
+  def: RouteDef<Q, P, B>,
+): RouteDef {
+  return def as unknown as RouteDef;
+}

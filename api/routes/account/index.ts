@@ -1,0 +1,21 @@
+import { notFound } from '../../../shared/errors.ts';
+import { getAccountView } from '../../services/accounts.ts';
+import { defineRoute } from '../../route.ts';
+import { AccountResponse } from './schema.ts';
+
+export default [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/account',
+    operationId: 'getAccount',
+    summary: "The calling key's account",
+    tags: ['Account'],
+    access: { kind: 'key', variants: ['A', 'B'] },
+    responses: { 200: { description: 'The account', schema: AccountResponse } },
+    async handler(ctx, _input, services) {
+      const view = await getAccountView(services.db, ctx.state.principal!.accountId);
+      if (!view) throw notFound('Account not found.');
+      ctx.body = view;
+    },
+  }),
+];

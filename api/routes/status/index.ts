@@ -1,0 +1,40 @@
+import { sql } from 'kysely';
+import { defineRoute } from '../../route.ts';
+import type { Services } from '../../services/index.ts';
+import { StatusResponse } from './schema.ts';
+
+export const API_VERSION = '1.0.0';
+
+// Health is the database answering. Checked at most once a second per process, so a load
+// balancer hammering /status costs one cheap query per second, not one per call.
+let lastCheck = 0;
+let lastHealthy = true;
+async function databaseHealthy(services: Services): Promise<boolean> {
+  if (Date.now() - lastCheck < 1000) return lastHealthy;
+  lastCheck = Date.now();
+  lastHealthy = await sql`select 1`.execute(services.db).then(
+    () => true,
+    () => false,
+  );
+  return lastHealthy;
+}
+
+export default [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/status',
+    operationId: 'getStatus',
+    summary: 'Service health',
+    tags: ['Service'],
+    access: { kind: 'public' },
+    responses: {
+      200: { description: 'Healthy', schema: StatusResponse },
+      503: { description: 'Database unreachable', schema: StatusResponse },
+    },
+    async handler(ctx, _input, services) {
+      const healthy = await databaseHealthy(services);
+      ctx.status = healthy ? 200 : 503;
+      ctx.body = { status: healthy ? 'operational' : 'degraded', version: API_VERSION, docs: services.config.docsUrl };
+    },
+  }),
+];

@@ -1,0 +1,57 @@
+import type http from 'node:http';
+import type { Config } from '../shared/config.ts';
+import { createDb } from '../shared/db/pool.ts';
+import { EventListener } from '../shared/jobs/events.ts';
+import { queueDepth } from '../shared/jobs/queue.ts';
+import { createLogger } from '../shared/logger.ts';
+import { registerQueueDepth } from '../shared/metrics.ts';
+import { createApp } from './app.ts';
+import type { Services } from './services/index.ts';
+
+export interface ApiServer {
+  url: string;
+  port: number;
+  services: Services;
+  close: () => Promise<void>;
+}
+
+/** Starts the API on an already-migrated database. close() drains: no new connections, in-flight finish. */
+export async function startApi(config: Config, databaseUrl: string): Promise<ApiServer> {
+  const log = createLogger('api');
+  const handle = createDb(databaseUrl, { max: 20, application: 'sightline-api' });
+  const events = new EventListener(databaseUrl, (msg, err) => log.warn({ err }, msg));
+  await events.start();
+  const services: Services = { config, db: handle.db, events, log };
+  registerQueueDepth(() => queueDepth(handle.db));
+  const app = createApp(services);
+  const server: http.Server = await new Promise((resolve, reject) => {
+    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+    s.once('error', reject);
+  });
+  server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  const addr = server.address() as { port: number };
+  const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
+  const url = `http://${host}:${addr.port}`;
+  log.info({ url }, 'api listening');
+
+  let closing: Promise<void> | undefined;
+  const close = () => {
+    closing ??= (async () => {
+      log.info('api draining');
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        // Requests still running after the grace period are cut, so shutdown stays bounded.
+        setTimeout(() => {
+          server.closeAllConnections();
+          resolve();
+        }, 10_000).unref();
+      });
+      await events.close();
+      await handle.close();
+      log.info('api stopped');
+    })();
+    return closing;
+  };
+  return { url, port: addr.port, services, close };
+}

@@ -1,0 +1,124 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../shared/db/database.ts';
+import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';
+import type { Plan } from '../../shared/db/tables/subscriptions.ts';
+import { generateKey } from '../../shared/keys.ts';
+import { TIERS_BY_VARIANT } from '../auth.ts';
+
+// Plans (decisions.md): growth weekly, 5 sites, 10 prompts; agency daily, 25 sites, 20 prompts.
+export const PLANS: Record<Plan, { siteQuota: number; scanFrequency: 'daily' | 'weekly'; promptQuota: number; pricePence: number }> = {
+  growth: { siteQuota: 5, scanFrequency: 'weekly', promptQuota: 10, pricePence: 2900 },
+  agency: { siteQuota: 25, scanFrequency: 'daily', promptQuota: 20, pricePence: 5900 },
+};
+
+export class AccountInputError extends Error {}
+
+export async function createAccount(
+  db: Kysely<Database>,
+  input: { email: string; variant: Variant; tier: ApiTier; plan?: Plan | null; rateLimit?: number | null },
+) {
+  if (!TIERS_BY_VARIANT[input.variant].includes(input.tier)) {
+    throw new AccountInputError(`tier ${input.tier} is not a variant ${input.variant} tier (${TIERS_BY_VARIANT[input.variant].join(', ')})`);
+  }
+  if (input.plan && input.variant !== 'A') throw new AccountInputError('monitoring plans belong to variant A accounts');
+  return db.transaction().execute(async (trx) => {
+    const account = await trx
+      .insertInto('accounts')
+      .values({ email: input.email, variant: input.variant, tier: input.tier })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    if (input.plan) await setSubscription(trx, account.id, input.plan);
+    const key = await issueKey(trx, account.id, input.rateLimit ?? null);
+    return { account, key };
+  });
+}
+
+export async function issueKey(db: Kysely<Database>, accountId: string, rateLimit: number | null = null) {
+  const account = await db.selectFrom('accounts').select(['id', 'variant', 'tier']).where('id', '=', accountId).executeTakeFirst();
+  if (!account) throw new AccountInputError(`no account ${accountId}`);
+  const issued = generateKey(account.variant);
+  const row = await db
+    .insertInto('api_keys')
+    .values({
+      account_id: account.id,
+      key_hash: issued.hash,
+      display_prefix: issued.displayPrefix,
+      variant: account.variant,
+      tier: account.tier,
+      rate_limit_per_hour: rateLimit,
+    })
+    .returning(['id', 'display_prefix', 'created_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, key: issued.key, displayPrefix: row.display_prefix, createdAt: row.created_at };
+}
+
+/** Revokes every live key with this display prefix (prefixes are what operators can see). */
+export async function revokeKeys(db: Kysely<Database>, prefix: string): Promise<number> {
+  const r = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: new Date() })
+    .where('display_prefix', '=', prefix)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows);
+}
+
+export async function setSubscription(db: Kysely<Database>, accountId: string, plan: Plan | 'none') {
+  if (plan === 'none') {
+    await db.updateTable('subscriptions').set({ status: 'canceled', updated_at: new Date() }).where('account_id', '=', accountId).execute();
+    return;
+  }
+  const p = PLANS[plan];
+  await db
+    .insertInto('subscriptions')
+    .values({
+      account_id: accountId,
+      plan,
+      status: 'active',
+      site_quota: p.siteQuota,
+      scan_frequency: p.scanFrequency,
+      prompt_quota: p.promptQuota,
+      status_token: randomBytes(18).toString('base64url'),
+    })
+    .onConflict((oc) =>
+      oc.column('account_id').doUpdateSet({
+        plan,
+        status: 'active',
+        site_quota: p.siteQuota,
+        scan_frequency: p.scanFrequency,
+        prompt_quota: p.promptQuota,
+        updated_at: new Date(),
+      }),
+    )
+    .execute();
+}
+
+export async function getAccountView(db: Kysely<Database>, accountId: string) {
+  const row = await db
+    .selectFrom('accounts')
+    .leftJoin('subscriptions', (j) => j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'))
+    .select([
+      'accounts.id',
+      'accounts.email',
+      'accounts.variant',
+      'accounts.tier',
+      'accounts.beta_flags',
+      'accounts.notification_preferences',
+      'accounts.created_at',
+      'subscriptions.plan',
+    ])
+    .where('accounts.id', '=', accountId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return {
+    id: Number(row.id),
+    email: row.email,
+    variant: row.variant,
+    tier: row.tier,
+    plan: row.plan ?? null,
+    betaFlags: row.beta_flags,
+    notificationPreferences: row.notification_preferences,
+    createdAt: row.created_at.toISOString(),
+  };
+}

@@ -1,0 +1,59 @@
+import os from 'node:os';
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../shared/db/database.ts';
+
+export const HEARTBEAT_MS = 5_000;
+/** A worker silent for this long is dead: its jobs are released for others. */
+export const DEAD_AFTER_SECONDS = 30;
+
+export class Heartbeat {
+  private ids = new Set<string>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly process = `${os.hostname()}:${process.pid}`;
+
+  constructor(private readonly db: Kysely<Database>) {}
+
+  async add(workerId: string): Promise<void> {
+    this.ids.add(workerId);
+    await this.beat();
+    this.timer ??= setInterval(() => void this.beat().catch(() => {}), HEARTBEAT_MS);
+    this.timer.unref();
+  }
+
+  private async beat(): Promise<void> {
+    if (this.ids.size === 0) return;
+    const rows = [...this.ids].map((worker_id) => ({ worker_id, process: this.process }));
+    await this.db
+      .insertInto('worker_heartbeats')
+      .values(rows)
+      .onConflict((oc) => oc.column('worker_id').doUpdateSet({ last_seen: sql`now()` }))
+      .execute();
+  }
+
+  /** A clean stop removes our rows, so nobody mistakes us for dead (or alive). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    if (this.ids.size === 0) return;
+    await this.db.deleteFrom('worker_heartbeats').where('worker_id', 'in', [...this.ids]).execute().catch(() => {});
+  }
+}
+
+/**
+ * Releases jobs locked by workers that stopped beating (SIGKILL, OOM, lost machine), so they run
+ * again within a minute instead of after graphile-worker's 4-hour lock timeout. Returns the ids freed.
+ */
+export async function reapDeadWorkers(db: Kysely<Database>): Promise<string[]> {
+  const { rows } = await sql<{ locked_by: string }>`
+    select distinct j.locked_by
+      from graphile_worker.jobs j
+     where j.locked_by is not null
+       and j.locked_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS})
+       and not exists (
+         select 1 from worker_heartbeats h
+          where h.worker_id = j.locked_by and h.last_seen > now() - make_interval(secs => ${DEAD_AFTER_SECONDS}))`.execute(db);
+  const ids = rows.map((r) => r.locked_by);
+  if (ids.length) await sql`select graphile_worker.force_unlock_workers(${ids}::text[])`.execute(db);
+  await db.deleteFrom('worker_heartbeats').where('last_seen', '<', sql<Date>`now() - interval '1 day'`).execute();
+  return ids;
+}

@@ -1,0 +1,58 @@
+import type { JobHelpers, Task } from 'graphile-worker';
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Config } from '../shared/config.ts';
+import type { Database } from '../shared/db/database.ts';
+import type { Logger } from '../shared/logger.ts';
+import { jobDuration, jobsTotal } from '../shared/metrics.ts';
+
+export interface TaskContext {
+  db: Kysely<Database>;
+  config: Config;
+  log: Logger;
+  helpers: JobHelpers;
+  /** Aborted when the worker is shutting down or the job's deadline passes. */
+  signal: AbortSignal;
+}
+
+export interface TaskDef<S extends z.ZodType = z.ZodType> {
+  name: string; // snake_case, the graphile-worker task identifier
+  payload: S;
+  /** Hard deadline for one run; the task's signal aborts when it passes. */
+  timeoutMs?: number;
+  run: (payload: z.output<S>, ctx: TaskContext) => Promise<void>;
+}
+
+export function defineTask<S extends z.ZodType>(def: TaskDef<S>): TaskDef {
+  return def as unknown as TaskDef;
+}
+
+export class InvalidPayloadError extends Error {}
+
+/** Wraps a task: payload validation (payloads are unknown until checked), deadline, metrics, logs. */
+export function toGraphileTask(def: TaskDef, deps: { db: Kysely<Database>; config: Config; log: Logger; shutdown: AbortSignal }): Task {
+  return async (rawPayload, helpers) => {
+    const log = deps.log.child({ task: def.name, jobId: helpers.job.id, attempt: helpers.job.attempts });
+    const parsed = def.payload.safeParse(rawPayload ?? {});
+    if (!parsed.success) {
+      jobsTotal.inc({ task: def.name, outcome: 'invalid_payload' });
+      log.error({ issues: parsed.error.issues }, 'invalid payload');
+      throw new InvalidPayloadError(`invalid payload for ${def.name}: ${parsed.error.message}`);
+    }
+    const signals = [deps.shutdown];
+    if (def.timeoutMs) signals.push(AbortSignal.timeout(def.timeoutMs));
+    const signal = AbortSignal.any(signals);
+    const end = jobDuration.startTimer({ task: def.name });
+    log.debug('job started');
+    try {
+      await def.run(parsed.data, { db: deps.db, config: deps.config, log, helpers, signal });
+      jobsTotal.inc({ task: def.name, outcome: 'success' });
+      log.info({ ms: Math.round(end() * 1000) }, 'job done');
+    } catch (err) {
+      end();
+      jobsTotal.inc({ task: def.name, outcome: 'failure' });
+      log.warn({ err }, 'job failed');
+      throw err;
+    }
+  };
+}

@@ -1,0 +1,7 @@
+import type { TaskDef } from '../task.ts';
+import probe from './probe.ts';
+import pruneRateLimits from './prune-rate-limits.ts';
+import reapDeadWorkers from './reap-dead-workers.ts';
+
+// Every task, one file each (file name kebab-case, task name snake_case).
+export const tasks: TaskDef[] = [pruneRateLimits, reapDeadWorkers, probe];

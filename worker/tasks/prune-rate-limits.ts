@@ -1,0 +1,13 @@
+import { z } from 'zod';
+import { pruneHits } from '../../api/rate-limit.ts';
+import { defineTask } from '../task.ts';
+
+// Cron (hourly): rate-limit bookkeeping older than the window is never read again.
+export default defineTask({
+  name: 'prune_rate_limits',
+  payload: z.object({}).passthrough(),
+  async run(_payload, { db, log }) {
+    const deleted = await pruneHits(db);
+    log.info({ deleted }, 'pruned rate-limit hits');
+  },
+});
