@@ -1,7 +1,6 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
-import { methodNotAllowed } from '../shared/errors.ts';
 import { errorHandler } from './middlewares/errors.ts';
 import { guard } from './middlewares/guard.ts';
 import { observe } from './middlewares/observe.ts';
@@ -55,11 +54,6 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     }),
   );
   app.use(router.routes());
-  app.use(
-    router.allowedMethods({
-      throw: true,
-      methodNotAllowed: () => methodNotAllowed(),
-    }),
-  );
+  app.use(router.allowedMethods());
   return app;
 }

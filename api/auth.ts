@@ -25,7 +25,9 @@ export interface Principal {
   limit: number;
 }
 
-export type AuthResult = { ok: true; principal: Principal } | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
+export type AuthResult =
+  | { ok: true; principal: Principal }
+  | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
 
 export function bearerToken(header: string | undefined): string | undefined {
   if (!header) return undefined;

@@ -20,16 +20,39 @@ export const ProblemSchema = z
   .catchall(z.unknown())
   .meta({ id: 'Problem', description: 'RFC 9457 problem details with a stable machine code.' });
 
-function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Json {
+/**
+ * JSON Schema 2020-12 for a zod schema. Schemas named with .meta({ id }) land in
+ * components.schemas (shared by every operation) and are referenced from there.
+ */
+function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Record<string, Json>): Json {
   const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'any' }) as Json;
   delete out.$schema;
-  return out;
+  const defs = (out.$defs ?? {}) as Record<string, Json>;
+  delete out.$defs;
+  const rewrite = (v: unknown): unknown =>
+    JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', '"#/components/schemas/'));
+  for (const [name, def] of Object.entries(defs)) {
+    const key =
+      io === 'input' && components[name] && !sameJson(components[name], rewrite(def)) ? `${name}Input` : name;
+    components[key] = rewrite(def) as Json;
+  }
+  const id = (out.id ?? undefined) as string | undefined;
+  delete out.id;
+  if (id) {
+    components[id] = rewrite(out) as Json;
+    return { $ref: `#/components/schemas/${id}` };
+  }
+  return rewrite(out) as Json;
 }
+const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Calls allowed per rolling hour', schema: { type: 'integer' } },
   'X-RateLimit-Remaining': { description: 'Calls left in the window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Epoch seconds when the oldest counted call leaves the window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': {
+    description: 'Epoch seconds when the oldest counted call leaves the window',
+    schema: { type: 'integer' },
+  },
 };
 
 const ERROR_TEXT: Record<number, string> = {
@@ -45,12 +68,12 @@ function toOpenApiPath(path: string): string {
   return path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 }
 
-function parameters(def: RouteDef): Json[] {
+function parameters(def: RouteDef, components: Record<string, Json>): Json[] {
   const out: Json[] = [];
   for (const where of ['query', 'params'] as const) {
     const schema = def.request?.[where];
     if (!schema) continue;
-    const js = jsonSchema(schema, 'input');
+    const js = jsonSchema(schema, 'input', components);
     const props = (js.properties ?? {}) as Record<string, Json>;
     const required = new Set((js.required as string[] | undefined) ?? []);
     for (const [name, s] of Object.entries(props)) {
@@ -69,6 +92,8 @@ function parameters(def: RouteDef): Json[] {
 
 export function buildOpenApi(routes: RouteDef[], config: Config): Json {
   const paths: Record<string, Record<string, Json>> = {};
+  const components: Record<string, Json> = {};
+  jsonSchema(ProblemSchema, 'output', components);
   for (const def of routes) {
     if (def.hidden) continue;
     const p = toOpenApiPath(def.path);
@@ -76,7 +101,11 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
     const responses: Json = {};
     for (const [status, spec] of Object.entries(def.responses)) {
       const content = spec.schema
-        ? { [spec.contentType ?? 'application/json']: { schema: jsonSchema(spec.schema, 'output') } }
+        ? {
+            [spec.contentType ?? 'application/json']: {
+              schema: jsonSchema(spec.schema, 'output', components),
+            },
+          }
         : spec.contentType
           ? { [spec.contentType]: { schema: { type: 'string' } } }
           : undefined;
@@ -92,7 +121,13 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
     for (const s of errorStatuses) {
       responses[String(s)] ??= {
         description: ERROR_TEXT[s] ?? 'Error',
-        headers: s === 429 ? { ...RATE_HEADERS, 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } } } : RATE_HEADERS,
+        headers:
+          s === 429
+            ? {
+                ...RATE_HEADERS,
+                'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
+              }
+            : RATE_HEADERS,
         content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
       };
     }
@@ -101,7 +136,7 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
       summary: def.summary,
       ...(def.description ? { description: def.description } : {}),
       tags: def.tags,
-      parameters: parameters(def),
+      parameters: parameters(def, components),
       responses,
       security: def.access.kind === 'key' ? [{ bearerAuth: [] }] : [],
     };
@@ -109,12 +144,13 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
       op['x-sightline-access'] = { variants: def.access.variants, tiers: def.access.tiers ?? 'any' };
     }
     if (def.request?.body) {
-      op.requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(def.request.body, 'input') } } };
+      op.requestBody = {
+        required: true,
+        content: { 'application/json': { schema: jsonSchema(def.request.body, 'input', components) } },
+      };
     }
     paths[p][def.method] = op;
   }
-  const problem = jsonSchema(ProblemSchema, 'output');
-  delete problem.id;
   return {
     openapi: '3.1.0',
     info: {
@@ -127,8 +163,10 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
     tags: [...new Set(routes.flatMap((r) => r.tags))].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'sl_live_… (A) or ar_… (B) API key' } },
-      schemas: { Problem: problem },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'sl_live_… (A) or ar_… (B) API key' },
+      },
+      schemas: components,
     },
   };
 }

@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../shared/db/database.ts';
 
 // A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/001) so every API
@@ -36,6 +36,9 @@ function toState(row: { allowed: boolean; remaining: number; reset_at: Date }, l
 
 /** Deletes hits older than the window (run by the prune_rate_limits cron task). */
 export async function pruneHits(db: Kysely<Database>): Promise<number> {
-  const r = await sql`delete from rate_limit_hits where hit_at < now() - ${WINDOW}::interval - interval '5 minutes'`.execute(db);
+  const r =
+    await sql`delete from rate_limit_hits where hit_at < now() - ${WINDOW}::interval - interval '5 minutes'`.execute(
+      db,
+    );
   return Number(r.numAffectedRows ?? 0);
 }

@@ -36,7 +36,11 @@ export interface RouteContext extends Context {
   } & Record<string, unknown>;
 }
 
-export interface RouteDef<Q extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDef<
+  Q extends z.ZodType = z.ZodType,
+  P extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   method: 'get' | 'post' | 'put' | 'patch' | 'delete';
   path: string; // Koa style: /api/v1/audit/:orderId
   operationId: string;

@@ -16,8 +16,12 @@ export interface ApiServer {
 }
 
 /** Starts the API on an already-migrated database. close() drains: no new connections, in-flight finish. */
-export async function startApi(config: Config, databaseUrl: string): Promise<ApiServer> {
-  const log = createLogger('api');
+export async function startApi(
+  config: Config,
+  databaseUrl: string,
+  opts: { logDestination?: NodeJS.WritableStream } = {},
+): Promise<ApiServer> {
+  const log = createLogger('api', opts.logDestination, config.LOG_LEVEL);
   const handle = createDb(databaseUrl, { max: 20, application: 'sightline-api' });
   const events = new EventListener(databaseUrl, (msg, err) => log.warn({ err }, msg));
   await events.start();

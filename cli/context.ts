@@ -13,7 +13,11 @@ export class UsageError extends Error {}
 export { ConfigError };
 
 /** The database the service uses: DATABASE_URL, or the embedded cluster (reused when running). */
-export async function openDatabase(cfg: Config, io: CliIO, opts: { migrate?: boolean } = {}): Promise<{
+export async function openDatabase(
+  cfg: Config,
+  io: CliIO,
+  opts: { migrate?: boolean } = {},
+): Promise<{
   resolved: ResolvedDatabase;
   handle: Db;
   close: () => Promise<void>;

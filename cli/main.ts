@@ -16,7 +16,10 @@ const HELP = `sightline: website scanning, audit and monitoring
 
 Configuration comes from environment variables (see README).`;
 
-export async function main(argv: string[], io: CliIO = { out: (l) => console.log(l), err: (l) => console.error(l) }): Promise<number> {
+export async function main(
+  argv: string[],
+  io: CliIO = { out: (l) => console.log(l), err: (l) => console.error(l) },
+): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {

@@ -48,10 +48,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const c = parsed.data;
   // All public hosts are this server unless configured otherwise (decisions.md).
-  const base = (c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`).replace(
-    /\/$/,
-    '',
-  );
+  const base = (
+    c.PUBLIC_BASE_URL ?? `http://${c.HOST === '0.0.0.0' ? '127.0.0.1' : c.HOST}:${c.PORT}`
+  ).replace(/\/$/, '');
   return {
     ...c,
     publicBaseUrl: base,

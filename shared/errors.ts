@@ -31,13 +31,22 @@ export const urlNotAllowed = (detail: string, field = 'url') =>
 export const unauthorized = (detail = 'A valid API key is required: send Authorization: Bearer <API_KEY>.') =>
   new AppError(401, 'unauthorized', 'Unauthorized', detail);
 export const tierRequired = (detail: string) => new AppError(403, 'tier_required', 'Tier too low', detail);
-export const variantMismatch = (detail: string) => new AppError(403, 'variant_mismatch', 'Wrong API variant', detail);
+export const variantMismatch = (detail: string) =>
+  new AppError(403, 'variant_mismatch', 'Wrong API variant', detail);
 export const subscriptionRequired = (detail: string) =>
   new AppError(403, 'subscription_required', 'Subscription required', detail);
-export const quotaExceeded = (detail: string) => new AppError(403, 'quota_exceeded', 'Quota exceeded', detail);
+export const quotaExceeded = (detail: string) =>
+  new AppError(403, 'quota_exceeded', 'Quota exceeded', detail);
 export const notFound = (detail = 'No such resource.') => new AppError(404, 'not_found', 'Not found', detail);
 /** The router sets the Allow header itself before throwing this. */
 export const methodNotAllowed = () =>
-  new AppError(405, 'method_not_allowed', 'Method not allowed', 'This path does not accept that method; see the Allow header.');
-export const payloadTooLarge = (detail: string) => new AppError(413, 'payload_too_large', 'Payload too large', detail);
-export const unavailable = (code: string, detail: string) => new AppError(503, code, 'Service unavailable', detail);
+  new AppError(
+    405,
+    'method_not_allowed',
+    'Method not allowed',
+    'This path does not accept that method; see the Allow header.',
+  );
+export const payloadTooLarge = (detail: string) =>
+  new AppError(413, 'payload_too_large', 'Payload too large', detail);
+export const unavailable = (code: string, detail: string) =>
+  new AppError(503, code, 'Service unavailable', detail);

@@ -17,13 +17,14 @@ export const redactPaths = [
   '*.password',
 ];
 
-export function createLogger(name: string) {
-  return pino({
+export function createLogger(name: string, destination?: NodeJS.WritableStream, level = config().LOG_LEVEL) {
+  const options = {
     name,
-    level: config().LOG_LEVEL,
+    level,
     redact: { paths: redactPaths, censor: '[redacted]' },
     base: { pid: process.pid, proc: name },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 export type Logger = ReturnType<typeof createLogger>;

@@ -42,7 +42,9 @@ export const jobsAdded = new client.Counter({
 });
 
 /** Queue depth is read from Postgres at scrape time; the query is installed by the process. */
-export function registerQueueDepth(read: () => Promise<{ task: string; state: string; count: number }[]>): void {
+export function registerQueueDepth(
+  read: () => Promise<{ task: string; state: string; count: number }[]>,
+): void {
   if (registry.getSingleMetric('sightline_queue_jobs')) return;
   new client.Gauge({
     name: 'sightline_queue_jobs',

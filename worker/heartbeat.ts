@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { sql, type Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../shared/db/database.ts';
 
 export const HEARTBEAT_MS = 5_000;
@@ -35,7 +35,11 @@ export class Heartbeat {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     if (this.ids.size === 0) return;
-    await this.db.deleteFrom('worker_heartbeats').where('worker_id', 'in', [...this.ids]).execute().catch(() => {});
+    await this.db
+      .deleteFrom('worker_heartbeats')
+      .where('worker_id', 'in', [...this.ids])
+      .execute()
+      .catch(() => {});
   }
 }
 
@@ -51,9 +55,14 @@ export async function reapDeadWorkers(db: Kysely<Database>): Promise<string[]> {
        and j.locked_at < now() - make_interval(secs => ${DEAD_AFTER_SECONDS})
        and not exists (
          select 1 from worker_heartbeats h
-          where h.worker_id = j.locked_by and h.last_seen > now() - make_interval(secs => ${DEAD_AFTER_SECONDS}))`.execute(db);
+          where h.worker_id = j.locked_by and h.last_seen > now() - make_interval(secs => ${DEAD_AFTER_SECONDS}))`.execute(
+    db,
+  );
   const ids = rows.map((r) => r.locked_by);
   if (ids.length) await sql`select graphile_worker.force_unlock_workers(${ids}::text[])`.execute(db);
-  await db.deleteFrom('worker_heartbeats').where('last_seen', '<', sql<Date>`now() - interval '1 day'`).execute();
+  await db
+    .deleteFrom('worker_heartbeats')
+    .where('last_seen', '<', sql<Date>`now() - interval '1 day'`)
+    .execute();
   return ids;
 }

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Logger as GwLogger, parseCrontab, run, type Runner, type TaskList } from 'graphile-worker';
+import { Logger as GwLogger, parseCrontab, type Runner, run, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../shared/config.ts';
 import { createDb } from '../shared/db/pool.ts';
@@ -24,7 +24,8 @@ export interface WorkerProcess {
 
 function graphileLogger(log: Logger): GwLogger {
   return new GwLogger((scope) => (level, message, meta) => {
-    const l = level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    const l =
+      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
     log[l]({ scope, ...(meta ?? {}) }, message);
   });
 }
@@ -35,12 +36,20 @@ export async function startWorker(
   opts: { metricsPort?: number | null; crontab?: string | null } = {},
 ): Promise<WorkerProcess> {
   const log = createLogger('worker');
-  const handle = createDb(databaseUrl, { max: config.WORKER_CONCURRENCY + 4, application: 'sightline-worker' });
-  const pgPool = new pg.Pool({ connectionString: databaseUrl, max: config.WORKER_CONCURRENCY + 2, application_name: 'sightline-graphile' });
+  const handle = createDb(databaseUrl, {
+    max: config.WORKER_CONCURRENCY + 4,
+    application: 'sightline-worker',
+  });
+  const pgPool = new pg.Pool({
+    connectionString: databaseUrl,
+    max: config.WORKER_CONCURRENCY + 2,
+    application_name: 'sightline-graphile',
+  });
   pgPool.on('error', (err) => log.warn({ err }, 'idle graphile connection lost'));
   const shutdown = new AbortController();
   const taskList: TaskList = {};
-  for (const def of tasks) taskList[def.name] = toGraphileTask(def, { db: handle.db, config, log, shutdown: shutdown.signal });
+  for (const def of tasks)
+    taskList[def.name] = toGraphileTask(def, { db: handle.db, config, log, shutdown: shutdown.signal });
 
   // A worker that starts after a crash frees its predecessors' jobs at once.
   const freed = await reapDeadWorkers(handle.db).catch(() => []);
@@ -76,7 +85,10 @@ export async function startWorker(
     await new Promise<void>((resolve) => metricsServer!.listen(metricsPort, config.HOST, () => resolve()));
     metricsUrl = `http://${config.HOST}:${(metricsServer.address() as { port: number }).port}/metrics`;
   }
-  log.info({ concurrency: config.WORKER_CONCURRENCY, tasks: Object.keys(taskList), metricsUrl }, 'worker started');
+  log.info(
+    { concurrency: config.WORKER_CONCURRENCY, tasks: Object.keys(taskList), metricsUrl },
+    'worker started',
+  );
 
   let closing: Promise<void> | undefined;
   const close = () => {

@@ -30,7 +30,10 @@ export function defineTask<S extends z.ZodType>(def: TaskDef<S>): TaskDef {
 export class InvalidPayloadError extends Error {}
 
 /** Wraps a task: payload validation (payloads are unknown until checked), deadline, metrics, logs. */
-export function toGraphileTask(def: TaskDef, deps: { db: Kysely<Database>; config: Config; log: Logger; shutdown: AbortSignal }): Task {
+export function toGraphileTask(
+  def: TaskDef,
+  deps: { db: Kysely<Database>; config: Config; log: Logger; shutdown: AbortSignal },
+): Task {
   return async (rawPayload, helpers) => {
     const log = deps.log.child({ task: def.name, jobId: helpers.job.id, attempt: helpers.job.attempts });
     const parsed = def.payload.safeParse(rawPayload ?? {});

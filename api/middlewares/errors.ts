@@ -1,5 +1,5 @@
 import type { Middleware } from 'koa';
-import { AppError } from '../../shared/errors.ts';
+import { AppError, methodNotAllowed } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/logger.ts';
 
 // Every error leaves as application/problem+json (RFC 9457) with a stable `code`; never a stack.
@@ -18,16 +18,28 @@ const BY_STATUS: Record<number, { code: string; title: string }> = {
 
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const e = err as { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string };
+  const e = err as {
+    status?: number;
+    statusCode?: number;
+    expose?: boolean;
+    message?: string;
+    type?: string;
+  };
   const status = e.status ?? e.statusCode;
   if (status && status >= 400 && status < 500) {
     const known = BY_STATUS[status] ?? { code: 'client_error', title: 'Client error' };
     let detail = e.expose !== false && e.message ? e.message : known.title;
     if (status === 413) detail = 'The request body is larger than this endpoint accepts.';
-    if (e.type === 'entity.parse.failed' || /JSON/i.test(detail)) detail = 'The request body is not valid JSON.';
+    if (e.type === 'entity.parse.failed' || /JSON/i.test(detail))
+      detail = 'The request body is not valid JSON.';
     return new AppError(status, known.code, known.title, detail);
   }
-  return new AppError(500, 'internal_error', 'Internal server error', 'Something went wrong on our side; it has been logged.');
+  return new AppError(
+    500,
+    'internal_error',
+    'Internal server error',
+    'Something went wrong on our side; it has been logged.',
+  );
 }
 
 export function errorHandler(log: Logger): Middleware {
@@ -37,9 +49,15 @@ export function errorHandler(log: Logger): Middleware {
       if (ctx.status === 404 && ctx.body === undefined) {
         throw new AppError(404, 'not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
       }
+      // The router answers 405/501 itself (with an Allow header); give those a problem body too.
+      if (ctx.status === 405 && ctx.body === undefined) throw methodNotAllowed();
+      if (ctx.status === 501 && ctx.body === undefined) {
+        throw new AppError(501, 'not_implemented', 'Not implemented', `${ctx.method} is not supported.`);
+      }
     } catch (err) {
       const appErr = toAppError(err);
-      if (appErr.status >= 500) log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+      if (appErr.status >= 500)
+        log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
       const { errors, headers, ...extra } = appErr.extra;
       ctx.status = appErr.status;
       for (const [k, v] of Object.entries(headers ?? {})) ctx.set(k, v);

@@ -17,12 +17,25 @@ const setHeaders = (ctx: RouteContext, s: RateState) => {
 
 function tooMany(s: RateState, what: string): AppError {
   const retryAfter = Math.max(1, s.reset - Math.floor(Date.now() / 1000));
-  return new AppError(429, 'rate_limited', 'Too many requests', `Rate limit of ${s.limit} calls per hour for ${what} exceeded; retry after ${retryAfter}s.`, {
-    headers: { 'Retry-After': String(retryAfter) },
-  });
+  return new AppError(
+    429,
+    'rate_limited',
+    'Too many requests',
+    `Rate limit of ${s.limit} calls per hour for ${what} exceeded; retry after ${retryAfter}s.`,
+    {
+      headers: { 'Retry-After': String(retryAfter) },
+    },
+  );
 }
 
-async function limit(ctx: RouteContext, services: Services, bucket: string, max: number, kind: string, what: string) {
+async function limit(
+  ctx: RouteContext,
+  services: Services,
+  bucket: string,
+  max: number,
+  kind: string,
+  what: string,
+) {
   const state = await takeToken(services.db, bucket, max);
   setHeaders(ctx, state);
   if (!state.allowed) {
@@ -72,10 +85,14 @@ export function guard(access: Access, services: Services): Middleware {
     await limit(ctx, services, `key:${p.keyId}`, p.limit, 'key', 'this API key');
     if (!access.variants.includes(p.variant)) {
       const want = access.variants.map((v) => variantName[v]).join(' or ');
-      throw variantMismatch(`This endpoint belongs to variant ${want}; your key is a variant ${variantName[p.variant]} key.`);
+      throw variantMismatch(
+        `This endpoint belongs to variant ${want}; your key is a variant ${variantName[p.variant]} key.`,
+      );
     }
     if (access.tiers && !access.tiers.includes(p.tier)) {
-      throw tierRequired(`This endpoint needs one of the tiers: ${access.tiers.join(', ')}; your key's tier is ${p.tier}.`);
+      throw tierRequired(
+        `This endpoint needs one of the tiers: ${access.tiers.join(', ')}; your key's tier is ${p.tier}.`,
+      );
     }
     return next();
   };

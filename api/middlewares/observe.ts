@@ -16,7 +16,8 @@ export function observe(log: Logger): Middleware {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const route = (ctx.state.routeName as string | undefined) ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
+      const route =
+        (ctx.state.routeName as string | undefined) ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
       httpRequestDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
       const level = ctx.status >= 500 ? 'error' : 'info';
       log[level](

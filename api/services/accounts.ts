@@ -7,7 +7,10 @@ import { generateKey } from '../../shared/keys.ts';
 import { TIERS_BY_VARIANT } from '../auth.ts';
 
 // Plans (decisions.md): growth weekly, 5 sites, 10 prompts; agency daily, 25 sites, 20 prompts.
-export const PLANS: Record<Plan, { siteQuota: number; scanFrequency: 'daily' | 'weekly'; promptQuota: number; pricePence: number }> = {
+export const PLANS: Record<
+  Plan,
+  { siteQuota: number; scanFrequency: 'daily' | 'weekly'; promptQuota: number; pricePence: number }
+> = {
   growth: { siteQuota: 5, scanFrequency: 'weekly', promptQuota: 10, pricePence: 2900 },
   agency: { siteQuota: 25, scanFrequency: 'daily', promptQuota: 20, pricePence: 5900 },
 };
@@ -19,9 +22,12 @@ export async function createAccount(
   input: { email: string; variant: Variant; tier: ApiTier; plan?: Plan | null; rateLimit?: number | null },
 ) {
   if (!TIERS_BY_VARIANT[input.variant].includes(input.tier)) {
-    throw new AccountInputError(`tier ${input.tier} is not a variant ${input.variant} tier (${TIERS_BY_VARIANT[input.variant].join(', ')})`);
+    throw new AccountInputError(
+      `tier ${input.tier} is not a variant ${input.variant} tier (${TIERS_BY_VARIANT[input.variant].join(', ')})`,
+    );
   }
-  if (input.plan && input.variant !== 'A') throw new AccountInputError('monitoring plans belong to variant A accounts');
+  if (input.plan && input.variant !== 'A')
+    throw new AccountInputError('monitoring plans belong to variant A accounts');
   return db.transaction().execute(async (trx) => {
     const account = await trx
       .insertInto('accounts')
@@ -35,7 +41,11 @@ export async function createAccount(
 }
 
 export async function issueKey(db: Kysely<Database>, accountId: string, rateLimit: number | null = null) {
-  const account = await db.selectFrom('accounts').select(['id', 'variant', 'tier']).where('id', '=', accountId).executeTakeFirst();
+  const account = await db
+    .selectFrom('accounts')
+    .select(['id', 'variant', 'tier'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
   if (!account) throw new AccountInputError(`no account ${accountId}`);
   const issued = generateKey(account.variant);
   const row = await db
@@ -66,7 +76,11 @@ export async function revokeKeys(db: Kysely<Database>, prefix: string): Promise<
 
 export async function setSubscription(db: Kysely<Database>, accountId: string, plan: Plan | 'none') {
   if (plan === 'none') {
-    await db.updateTable('subscriptions').set({ status: 'canceled', updated_at: new Date() }).where('account_id', '=', accountId).execute();
+    await db
+      .updateTable('subscriptions')
+      .set({ status: 'canceled', updated_at: new Date() })
+      .where('account_id', '=', accountId)
+      .execute();
     return;
   }
   const p = PLANS[plan];
@@ -97,7 +111,9 @@ export async function setSubscription(db: Kysely<Database>, accountId: string, p
 export async function getAccountView(db: Kysely<Database>, accountId: string) {
   const row = await db
     .selectFrom('accounts')
-    .leftJoin('subscriptions', (j) => j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'))
+    .leftJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'),
+    )
     .select([
       'accounts.id',
       'accounts.email',

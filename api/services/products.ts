@@ -10,7 +10,8 @@ export interface ProductView {
 }
 
 /** Pence are the truth; pounds are derived so the two can never disagree. */
-export const penceToGbp = (pence: number) => `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
+export const penceToGbp = (pence: number) =>
+  `${Math.floor(pence / 100)}.${String(pence % 100).padStart(2, '0')}`;
 
 export async function listProducts(db: Kysely<Database>): Promise<ProductView[]> {
   const rows = await db.selectFrom('audit_products').selectAll().orderBy('position').execute();

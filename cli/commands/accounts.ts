@@ -20,13 +20,16 @@ export async function accounts(args: string[], io: CliIO): Promise<number> {
       json: { type: 'boolean', default: false },
     },
   });
-  if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email)) throw new UsageError(`--email is required\n${usage}`);
+  if (!values.email || !/^[^@\s]+@[^@\s]+$/.test(values.email))
+    throw new UsageError(`--email is required\n${usage}`);
   const variant = values.variant?.toUpperCase();
   if (variant !== 'A' && variant !== 'B') throw new UsageError(`--variant must be A or B\n${usage}`);
   if (!values.tier) throw new UsageError(`--tier is required\n${usage}`);
-  if (values.plan && values.plan !== 'growth' && values.plan !== 'agency') throw new UsageError('--plan must be growth or agency');
+  if (values.plan && values.plan !== 'growth' && values.plan !== 'agency')
+    throw new UsageError('--plan must be growth or agency');
   const rateLimit = values['rate-limit'] ? Number(values['rate-limit']) : null;
-  if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit > 0)) throw new UsageError('--rate-limit must be a positive integer');
+  if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit > 0))
+    throw new UsageError('--rate-limit must be a positive integer');
 
   const db = await openDatabase(loadCliConfig(), io);
   try {
@@ -38,18 +41,27 @@ export async function accounts(args: string[], io: CliIO): Promise<number> {
       rateLimit,
     });
     const result = {
-      account: { id: Number(account.id), email: account.email, variant: account.variant, tier: account.tier, plan: values.plan ?? null },
+      account: {
+        id: Number(account.id),
+        email: account.email,
+        variant: account.variant,
+        tier: account.tier,
+        plan: values.plan ?? null,
+      },
       key: { key: key.key, prefix: key.displayPrefix },
     };
     if (values.json) io.out(JSON.stringify(result));
     else {
-      io.out(`account ${result.account.id} ${account.email} (variant ${account.variant}, tier ${account.tier}${values.plan ? `, plan ${values.plan}` : ''})`);
+      io.out(
+        `account ${result.account.id} ${account.email} (variant ${account.variant}, tier ${account.tier}${values.plan ? `, plan ${values.plan}` : ''})`,
+      );
       io.out(`API key (shown once, store it now): ${key.key}`);
     }
     return 0;
   } catch (err) {
     if (err instanceof AccountInputError) throw new UsageError(err.message);
-    if ((err as { code?: string }).code === '23505') throw new UsageError(`an account with email ${values.email} exists`);
+    if ((err as { code?: string }).code === '23505')
+      throw new UsageError(`an account with email ${values.email} exists`);
     throw err;
   } finally {
     await db.close();

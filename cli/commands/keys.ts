@@ -10,16 +10,30 @@ export async function keys(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,
-    options: { account: { type: 'string' }, 'rate-limit': { type: 'string' }, json: { type: 'boolean', default: false } },
+    options: {
+      account: { type: 'string' },
+      'rate-limit': { type: 'string' },
+      json: { type: 'boolean', default: false },
+    },
   });
   if (sub === 'create') {
-    if (!values.account || !/^\d+$/.test(values.account)) throw new UsageError(`--account ID is required\n${usage}`);
+    if (!values.account || !/^\d+$/.test(values.account))
+      throw new UsageError(`--account ID is required\n${usage}`);
     const rateLimit = values['rate-limit'] ? Number(values['rate-limit']) : null;
-    if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit > 0)) throw new UsageError('--rate-limit must be a positive integer');
+    if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit > 0))
+      throw new UsageError('--rate-limit must be a positive integer');
     const db = await openDatabase(loadCliConfig(), io);
     try {
       const key = await issueKey(db.handle.db, values.account, rateLimit);
-      if (values.json) io.out(JSON.stringify({ id: Number(key.id), key: key.key, prefix: key.displayPrefix, account: Number(values.account) }));
+      if (values.json)
+        io.out(
+          JSON.stringify({
+            id: Number(key.id),
+            key: key.key,
+            prefix: key.displayPrefix,
+            account: Number(values.account),
+          }),
+        );
       else io.out(`API key (shown once, store it now): ${key.key}`);
       return 0;
     } catch (err) {
@@ -36,7 +50,10 @@ export async function keys(args: string[], io: CliIO): Promise<number> {
     try {
       const revoked = await revokeKeys(db.handle.db, prefix);
       if (values.json) io.out(JSON.stringify({ prefix, revoked }));
-      else io.out(revoked ? `revoked ${revoked} key(s) with prefix ${prefix}` : `no live key with prefix ${prefix}`);
+      else
+        io.out(
+          revoked ? `revoked ${revoked} key(s) with prefix ${prefix}` : `no live key with prefix ${prefix}`,
+        );
       return revoked ? 0 : 1;
     } finally {
       await db.close();

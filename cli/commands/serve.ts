@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { createAccount } from '../../api/services/accounts.ts';
 import { startApi } from '../../api/server.ts';
+import { createAccount } from '../../api/services/accounts.ts';
 import { resolveDatabase } from '../../shared/db/connect.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/pool.ts';
@@ -30,8 +30,17 @@ async function firstStartKeys(databaseUrl: string, io: CliIO): Promise<void> {
   try {
     const any = await h.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
     if (any) return;
-    const a = await createAccount(h.db, { email: 'local-a@sightline.local', variant: 'A', tier: 'agent', plan: 'agency' });
-    const b = await createAccount(h.db, { email: 'local-b@sightline.local', variant: 'B', tier: 'optimisation' });
+    const a = await createAccount(h.db, {
+      email: 'local-a@sightline.local',
+      variant: 'A',
+      tier: 'agent',
+      plan: 'agency',
+    });
+    const b = await createAccount(h.db, {
+      email: 'local-b@sightline.local',
+      variant: 'B',
+      tier: 'optimisation',
+    });
     io.out('First start: created two local accounts. Their keys are shown once; store them now.');
     io.out(`  variant A (site audit, tier agent, plan agency): ${a.key.key}`);
     io.out(`  variant B (agent readability, tier optimisation): ${b.key.key}`);
@@ -44,7 +53,8 @@ export async function serve(parts: Part[], args: string[], io: CliIO): Promise<n
   const { values } = parseArgs({ args, options: { 'no-migrate': { type: 'boolean', default: false } } });
   const cfg = loadCliConfig();
   const db = await resolveDatabase(cfg);
-  if (db.cluster?.owned) io.err(`embedded postgres on 127.0.0.1:${db.cluster.port} (data: ${db.cluster.dataDir})`);
+  if (db.cluster?.owned)
+    io.err(`embedded postgres on 127.0.0.1:${db.cluster.port} (data: ${db.cluster.dataDir})`);
   const stops: (() => Promise<void>)[] = [];
   try {
     if (!values['no-migrate']) await migrate(db.url, (m) => io.err(m));
@@ -53,13 +63,17 @@ export async function serve(parts: Part[], args: string[], io: CliIO): Promise<n
     if (parts.includes('api')) {
       const api = await startApi(cfg, db.url);
       stops.push(api.close);
-      io.out(`Sightline API listening on ${api.url}  (status: ${api.url}/api/v1/status, OpenAPI: ${api.url}/openapi.json)`);
+      io.out(
+        `Sightline API listening on ${api.url}  (status: ${api.url}/api/v1/status, OpenAPI: ${api.url}/openapi.json)`,
+      );
     }
     if (parts.includes('worker')) {
       // Started together with the API, the worker's metrics are already on the API's /metrics.
       const worker = await startWorker(cfg, db.url, both ? { metricsPort: null } : {});
       stops.push(worker.close);
-      io.err(`worker running (concurrency ${cfg.WORKER_CONCURRENCY}${worker.metricsUrl ? `, metrics ${worker.metricsUrl}` : ''})`);
+      io.err(
+        `worker running (concurrency ${cfg.WORKER_CONCURRENCY}${worker.metricsUrl ? `, metrics ${worker.metricsUrl}` : ''})`,
+      );
     }
   } catch (err) {
     for (const stop of stops) await stop().catch(() => {});

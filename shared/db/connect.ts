@@ -11,7 +11,10 @@ export interface ResolvedDatabase {
 }
 
 /** DATABASE_URL when given; otherwise the embedded cluster under DATA_DIR (reused when running). */
-export async function resolveDatabase(cfg: Config, log: (line: string) => void = () => {}): Promise<ResolvedDatabase> {
+export async function resolveDatabase(
+  cfg: Config,
+  log: (line: string) => void = () => {},
+): Promise<ResolvedDatabase> {
   if (cfg.DATABASE_URL) return { url: cfg.DATABASE_URL, embedded: false };
   const cluster = await startEmbedded({ dataDir: cfg.dataDir, port: cfg.EMBEDDED_PG_PORT, log, reuse: true });
   await ensureDatabase(cluster.url('postgres'), EMBEDDED_DB_NAME);

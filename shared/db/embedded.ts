@@ -1,4 +1,4 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
@@ -31,7 +31,9 @@ async function binaries(): Promise<{ postgres: string; initdb: string }> {
   try {
     return (await import(pkg)) as { postgres: string; initdb: string };
   } catch {
-    throw new Error(`No embedded Postgres for ${os.platform()}-${os.arch()} (${pkg}); set DATABASE_URL instead.`);
+    throw new Error(
+      `No embedded Postgres for ${os.platform()}-${os.arch()} (${pkg}); set DATABASE_URL instead.`,
+    );
   }
 }
 
@@ -42,9 +44,13 @@ function pgUserIds(): { uid: number; gid: number } {
   try {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER], {
-      stdio: 'ignore',
-    });
+    execFileSync(
+      'useradd',
+      ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', USER],
+      {
+        stdio: 'ignore',
+      },
+    );
     return { uid: id('-u'), gid: id('-g') };
   }
 }
@@ -126,8 +132,10 @@ export interface StartOptions {
 
 export async function startEmbedded(opts: StartOptions): Promise<EmbeddedCluster> {
   const dir = clusterDir(opts.dataDir);
-  const makeUrl = (port: number) => (db = 'postgres') =>
-    `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+  const makeUrl =
+    (port: number) =>
+    (db = 'postgres') =>
+      `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
 
   const existing = runningPort(dir);
   if (existing && opts.reuse !== false) {
@@ -147,7 +155,14 @@ export async function startEmbedded(opts: StartOptions): Promise<EmbeddedCluster
     try {
       execFileSync(
         initdb,
-        [`--pgdata=${dir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`, '--encoding=UTF8', '--locale=C'],
+        [
+          `--pgdata=${dir}`,
+          '--auth=scram-sha-256',
+          `--username=${USER}`,
+          `--pwfile=${pwfile}`,
+          '--encoding=UTF8',
+          '--locale=C',
+        ],
         { stdio: 'pipe', ...(ids ?? {}) },
       );
     } catch (err) {
@@ -164,12 +179,18 @@ export async function startEmbedded(opts: StartOptions): Promise<EmbeddedCluster
   const child = spawn(
     postgres,
     [
-      '-D', dir,
-      '-p', String(port),
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'unix_socket_directories=',
-      '-c', 'max_connections=300',
-      '-c', 'fsync=on',
+      '-D',
+      dir,
+      '-p',
+      String(port),
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'unix_socket_directories=',
+      '-c',
+      'max_connections=300',
+      '-c',
+      'fsync=on',
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], ...(ids ?? {}) },
   );

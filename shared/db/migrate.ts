@@ -67,4 +67,5 @@ export async function migrate(url: string, log: (msg: string) => void = () => {}
 }
 
 import { Logger as GwLogger } from 'graphile-worker';
+
 const quietLogger = new GwLogger(() => () => {});

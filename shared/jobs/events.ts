@@ -1,5 +1,5 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
 import pg from 'pg';
-import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 
 // Completion signals: a task that finishes something an API request may be waiting on calls
@@ -53,7 +53,11 @@ export class EventListener {
    * Resolves with check()'s first non-undefined answer, re-checking after each signal for `topic`,
    * or resolves undefined after timeoutMs. Subscribes before the first check, so no signal is missed.
    */
-  async waitFor<T>(topic: string, check: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+  async waitFor<T>(
+    topic: string,
+    check: () => Promise<T | undefined>,
+    timeoutMs: number,
+  ): Promise<T | undefined> {
     await this.start().catch(() => {});
     let wake: () => void = () => {};
     let signalled = false;
@@ -61,8 +65,8 @@ export class EventListener {
       signalled = true;
       wake();
     };
-    let set = this.waiters.get(topic);
-    if (!set) this.waiters.set(topic, (set = new Set()));
+    const set = this.waiters.get(topic) ?? new Set<() => void>();
+    this.waiters.set(topic, set);
     set.add(onSignal);
     const deadline = Date.now() + timeoutMs;
     try {

@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded } from '../metrics.ts';
 
@@ -35,7 +35,9 @@ export async function addJob(
   return { id: String(rows[0]!.id) };
 }
 
-export async function queueDepth(db: Kysely<Database>): Promise<{ task: string; state: string; count: number }[]> {
+export async function queueDepth(
+  db: Kysely<Database>,
+): Promise<{ task: string; state: string; count: number }[]> {
   const { rows } = await sql<{ task: string; state: string; count: number }>`
     select task_identifier as task,
            case when locked_at is not null then 'running'

@@ -1,6 +1,6 @@
 import { notFound } from '../../../shared/errors.ts';
-import { getAccountView } from '../../services/accounts.ts';
 import { defineRoute } from '../../route.ts';
+import { getAccountView } from '../../services/accounts.ts';
 import { AccountResponse } from './schema.ts';
 
 export default [

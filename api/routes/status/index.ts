@@ -34,7 +34,11 @@ export default [
     async handler(ctx, _input, services) {
       const healthy = await databaseHealthy(services);
       ctx.status = healthy ? 200 : 503;
-      ctx.body = { status: healthy ? 'operational' : 'degraded', version: API_VERSION, docs: services.config.docsUrl };
+      ctx.body = {
+        status: healthy ? 'operational' : 'degraded',
+        version: API_VERSION,
+        docs: services.config.docsUrl,
+      };
     },
   }),
 ];

@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { loadConfig } from '../../shared/config.ts';
+import { createDb, type Db } from '../../shared/db/pool.ts';
+import { CHANNEL, EventListener } from '../../shared/jobs/events.ts';
+import { addJob } from '../../shared/jobs/queue.ts';
+import { reapDeadWorkers } from '../../worker/heartbeat.ts';
+import { startWorker, type WorkerProcess } from '../../worker/runner.ts';
+import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+
+let db: TestDatabase;
+let handle: Db;
+let events: EventListener;
+
+before(async () => {
+  db = await createTestDatabase();
+  handle = createDb(db.url);
+  events = new EventListener(db.url);
+  await events.start();
+});
+after(async () => {
+  await events.close();
+  await handle.close();
+  await db.drop();
+});
+
+const jobCount = async (task: string) =>
+  Number(
+    (
+      await sql<{
+        n: string;
+      }>`select count(*) as n from graphile_worker.jobs where task_identifier = ${task}`.execute(handle.db)
+    ).rows[0]!.n,
+  );
+
+describe('jobs', () => {
+  it('a job added in a rolled-back transaction does not exist', async () => {
+    await handle.db
+      .transaction()
+      .execute(async (trx) => {
+        await addJob(trx, 'probe', { topic: 'never' });
+        throw new Error('rollback');
+      })
+      .catch(() => {});
+    assert.equal(await jobCount('probe'), 0);
+    await handle.db.transaction().execute((trx) => addJob(trx, 'probe', { topic: 'x' }, { jobKey: 'k1' }));
+    await handle.db.transaction().execute((trx) => addJob(trx, 'probe', { topic: 'x' }, { jobKey: 'k1' }));
+    assert.equal(await jobCount('probe'), 1, 'a job key de-duplicates');
+    await sql`delete from graphile_worker._private_jobs`.execute(handle.db);
+  });
+
+  it('the API-side waiter wakes when a worker signals completion, and times out otherwise', async () => {
+    const worker: WorkerProcess = await startWorker(
+      loadConfig({ ...process.env, WORKER_CONCURRENCY: '2' }),
+      db.url,
+      {
+        metricsPort: null,
+        crontab: null,
+      },
+    );
+    try {
+      const topic = `probe:${randomUUID()}`;
+      // An independent listener records that the worker's NOTIFY really arrived; the waiter's
+      // check only succeeds after that, so the waiter must have been woken by (or after) it.
+      const raw = new pg.Client({ connectionString: db.url });
+      await raw.connect();
+      let notified = false;
+      raw.on('notification', (m) => {
+        if (m.payload === topic) notified = true;
+      });
+      await raw.query(`listen ${CHANNEL}`);
+      const waiting = events.waitFor(topic, async () => (notified ? 'done' : undefined), 20_000);
+      await addJob(handle.db, 'probe', { topic });
+      assert.equal(await waiting, 'done');
+      await raw.end();
+      const missed = await events.waitFor(`nobody:${randomUUID()}`, async () => undefined, 300);
+      assert.equal(missed, undefined);
+      // an invalid payload fails the job rather than running the task with garbage
+      const { id } = await addJob(handle.db, 'probe', { topic: 42 }, { maxAttempts: 1 });
+      for (let i = 0; i < 100; i++) {
+        const row = (
+          await sql<{
+            last_error: string | null;
+          }>`select last_error from graphile_worker.jobs where id = ${id}`.execute(handle.db)
+        ).rows[0];
+        if (row?.last_error) {
+          assert.match(row.last_error, /invalid payload/);
+          break;
+        }
+        assert.ok(i < 99, 'the invalid job was attempted');
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('jobs locked by a worker whose heartbeat stopped are released', async () => {
+    const { id } = await addJob(handle.db, 'probe', { topic: 'dead' });
+    await sql`update graphile_worker._private_jobs set locked_by = 'worker-ghost', locked_at = now() - interval '2 minutes' where id = ${id}`.execute(
+      handle.db,
+    );
+    await sql`insert into worker_heartbeats (worker_id, process, last_seen) values ('worker-ghost', 'gone:1', now() - interval '5 minutes')`.execute(
+      handle.db,
+    );
+    const { id: liveId } = await addJob(handle.db, 'probe', { topic: 'alive' });
+    await sql`update graphile_worker._private_jobs set locked_by = 'worker-live', locked_at = now() - interval '2 minutes' where id = ${liveId}`.execute(
+      handle.db,
+    );
+    await sql`insert into worker_heartbeats (worker_id, process) values ('worker-live', 'here:1')`.execute(
+      handle.db,
+    );
+    const freed = await reapDeadWorkers(handle.db);
+    assert.deepEqual(freed, ['worker-ghost']);
+    const rows = (
+      await sql<{
+        id: string;
+        locked_by: string | null;
+      }>`select id, locked_by from graphile_worker.jobs where id in (${id}, ${liveId})`.execute(handle.db)
+    ).rows;
+    assert.equal(rows.find((r) => String(r.id) === String(id))!.locked_by, null);
+    assert.equal(rows.find((r) => String(r.id) === String(liveId))!.locked_by, 'worker-live');
+  });
+});
