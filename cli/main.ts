@@ -2,6 +2,7 @@ import { ConfigError } from '../shared/config.ts';
 import { AppError } from '../shared/errors.ts';
 import { accounts, usage as accountsUsage } from './commands/accounts.ts';
 import { keys, usage as keysUsage } from './commands/keys.ts';
+import { scan, usage as scanUsage } from './commands/scan.ts';
 import { migrateCommand, serve } from './commands/serve.ts';
 import { type CliIO, UsageError } from './context.ts';
 
@@ -11,6 +12,7 @@ const HELP = `sightline: website scanning, audit and monitoring
   sightline api                the API process (Procfile: web)
   sightline worker             a worker process (Procfile: worker)
   sightline migrate            apply migrations (Procfile: release)
+  ${scanUsage}
   ${accountsUsage}
   ${keysUsage.split('\n').join('\n  ')}
 
@@ -35,6 +37,8 @@ export async function main(
         return await accounts(rest, io);
       case 'keys':
         return await keys(rest, io);
+      case 'scan':
+        return await scan(rest, io);
       case undefined:
       case 'help':
       case '--help':

@@ -27,6 +27,15 @@ const ConfigSchema = z.object({
   RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
   TRUST_PROXY: bool.default(false),
   SCAN_ALLOW_HOSTS: z.string().default(''),
+  SCAN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(900),
+  SCAN_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
+  SCAN_QUICK_DEADLINE_MS: z.coerce.number().int().min(1000).default(60_000),
+  SCAN_FULL_DEADLINE_MS: z.coerce.number().int().min(5000).default(240_000),
+  BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  CHROMIUM_PATH: z.string().optional(),
+  PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
+  STRIPE_LINK_COMPLETE: z.string().url().optional(),
+  STRIPE_LINK_FOCUS: z.string().url().optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

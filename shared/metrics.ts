@@ -61,3 +61,18 @@ export function registerQueueDepth(
     },
   });
 }
+
+export const scanDuration = new client.Histogram({
+  name: 'sightline_scan_duration_seconds',
+  help: 'Scan time by mode and phase (quick, rendered, lighthouse, total)',
+  labelNames: ['mode', 'phase'] as const,
+  buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 300],
+  registers: [registry],
+});
+
+export const gathererFailures = new client.Counter({
+  name: 'sightline_gatherer_failures_total',
+  help: 'Artifacts that could not be gathered, by gatherer',
+  labelNames: ['gatherer'] as const,
+  registers: [registry],
+});

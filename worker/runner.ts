@@ -10,6 +10,7 @@ import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
 import { Heartbeat, reapDeadWorkers } from './heartbeat.ts';
+import { closeBrowserResources } from './scan/browser-resources.ts';
 import { toGraphileTask } from './task.ts';
 import { tasks } from './tasks/index.ts';
 
@@ -105,6 +106,7 @@ export async function startWorker(
         shutdown.abort(new Error('worker shutting down'));
         await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000).unref())]);
       }
+      await closeBrowserResources().catch((err) => log.warn({ err }, 'closing the browser failed'));
       await heartbeat.stop();
       metricsServer?.close();
       await pgPool.end().catch(() => {});

@@ -2,7 +2,8 @@ import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import meta from './meta/index.ts';
 import products from './products/index.ts';
+import scans from './scans/index.ts';
 import status from './status/index.ts';
 
 // Every endpoint, one module per resource.
-export const routes: RouteDef[] = [...status, ...products, ...account, ...meta];
+export const routes: RouteDef[] = [...status, ...products, ...account, ...scans, ...meta];

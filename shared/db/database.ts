@@ -2,6 +2,7 @@ import type { AccountsTable } from './tables/accounts.ts';
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
+import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
 import type { WorkerHeartbeatsTable } from './tables/worker-heartbeats.ts';
 
@@ -13,4 +14,5 @@ export interface Database {
   audit_products: AuditProductsTable;
   rate_limit_hits: RateLimitHitsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
+  scans: ScansTable;
 }

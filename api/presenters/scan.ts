@@ -1,0 +1,56 @@
+import type { Scan } from '../../shared/db/tables/scans.ts';
+import type { ModelScore } from '../../shared/scan/engine.ts';
+
+// Scan rows -> the JSON shapes of interface.md (A: seven dimensions; B: five weighted + research).
+
+export const SITE_AUDIT = 'site-audit';
+export const AGENT_READABILITY = 'agent-readability';
+
+export function modelResult(scan: Scan, modelId: string): ModelScore {
+  const r = (scan.results ?? {})[modelId] as ModelScore | undefined;
+  if (!r) throw new Error(`scan ${scan.id} has no ${modelId} result`);
+  return r;
+}
+
+const scannedAt = (scan: Scan) => (scan.finished_at ?? scan.created_at).toISOString();
+
+export function presentScanA(scan: Scan) {
+  const r = modelResult(scan, SITE_AUDIT);
+  return {
+    url: scan.url,
+    domain: scan.domain,
+    scannedAt: scannedAt(scan),
+    overallScore: r.overallScore,
+    grade: r.grade,
+    dimensions: r.dimensions.map((d) => ({
+      id: d.id,
+      name: d.name,
+      // A dimension no check could assess reports 0 and says so, rather than a made-up score.
+      score: d.score ?? 0,
+      issues: d.score === null ? [`${d.name} could not be assessed on this page`, ...d.issues] : d.issues,
+      passes: d.passes,
+    })),
+    scanId: scan.id,
+    mode: scan.mode,
+    model: { id: r.modelId, version: r.modelVersion },
+  };
+}
+
+export function presentScanB(scan: Scan, opts: { agentCorrelation?: number | null; withFindings?: boolean } = {}) {
+  const r = modelResult(scan, AGENT_READABILITY);
+  return {
+    url: scan.url,
+    domain: scan.domain,
+    scannedAt: scannedAt(scan),
+    methodologyVersion: r.modelVersion,
+    overallScore: r.overallScore,
+    grade: r.grade,
+    dimensions: r.dimensions.map((d) => ({ id: d.id, weight: d.weight, score: d.score ?? 0 })),
+    researchSignals: [{ id: 'agent_correlation', weight: 0, score: opts.agentCorrelation ?? null }],
+    ...(opts.withFindings
+      ? { issues: r.dimensions.flatMap((d) => d.issues), passes: r.dimensions.flatMap((d) => d.passes) }
+      : {}),
+    scanId: scan.id,
+    mode: scan.mode,
+  };
+}

@@ -1,0 +1,106 @@
+import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
+import { notFound } from '../../../shared/errors.ts';
+import type { Scan } from '../../../shared/db/tables/scans.ts';
+import { presentScanA, presentScanB } from '../../presenters/scan.ts';
+import { defineRoute, type RouteContext } from '../../route.ts';
+import { listProducts } from '../../services/products.ts';
+import type { Services } from '../../services/index.ts';
+import { awaitScan, getScan, pendingBody, requestScan, scanFailure, vetTargetUrl } from '../../services/scans.ts';
+import {
+  locationHeader,
+  PublicScanBody,
+  ScanIdParams,
+  ScanPending,
+  ScanQueryA,
+  ScanResultA,
+  ScanResultB,
+  ScanViewQuery,
+} from './schema.ts';
+
+async function presentA(services: Services, scan: Scan, withRecommendation: boolean) {
+  const body = presentScanA(scan);
+  if (!withRecommendation) return body;
+  const prices = new Map((await listProducts(services.db)).map((p) => [p.id, p.price_pence]));
+  return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config) };
+}
+
+/** 200 with the result, or 202 + Location while the worker is still on it. */
+async function answer(ctx: RouteContext, services: Services, scan: Scan, view: 'a' | 'b', withRecommendation = false) {
+  if (scan.status === 'failed') throw scanFailure(scan);
+  if (scan.status !== 'done') {
+    const location = `/api/v1/scans/${scan.id}?view=${view}${withRecommendation ? '&include_recommendation=true' : ''}`;
+    ctx.status = 202;
+    ctx.set('Location', location);
+    ctx.set('Retry-After', '2');
+    ctx.body = pendingBody(scan, location);
+    return;
+  }
+  ctx.body = view === 'a' ? await presentA(services, scan, withRecommendation) : presentScanB(scan);
+}
+
+const waitMs = (services: Services, seconds?: number) =>
+  seconds === undefined ? services.config.SCAN_WAIT_MS : Math.min(seconds * 1000, 120_000);
+
+export default [
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/scan',
+    operationId: 'scanWebsite',
+    summary: 'Scan a URL across 7 dimensions (variant A)',
+    description:
+      'Runs (or reuses, within the cache TTL) a scan. Waits up to SCAN_WAIT_MS (or `wait` seconds) and answers 200 with the result, else 202 with a Location to poll.',
+    tags: ['Scans'],
+    access: { kind: 'key', variants: ['A'] },
+    request: { query: ScanQueryA },
+    responses: {
+      200: { description: 'Scan result', schema: ScanResultA },
+      202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
+      422: { description: 'The site could not be fetched' },
+    },
+    async handler(ctx, { query }, services) {
+      const url = await vetTargetUrl(services, query.url);
+      const scan = await requestScan(services, { url, mode: query.mode, accountId: ctx.state.principal!.accountId });
+      const done = await awaitScan(services, scan, waitMs(services, query.wait));
+      await answer(ctx, services, done, 'a', query.include_recommendation ?? false);
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/public/scan',
+    operationId: 'publicAgentReadabilityScan',
+    summary: 'Agent-readability scan, five dimensions (variant B, no key)',
+    tags: ['Scans'],
+    access: { kind: 'ip', bucket: 'public-scan', ipLimit: (s) => s.config.PUBLIC_SCAN_IP_LIMIT },
+    request: { body: PublicScanBody },
+    responses: {
+      200: { description: 'Scan result', schema: ScanResultB },
+      202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
+      422: { description: 'The site could not be fetched' },
+    },
+    async handler(ctx, { body }, services) {
+      const url = await vetTargetUrl(services, body.url);
+      const scan = await requestScan(services, { url, mode: body.mode, accountId: null });
+      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'b');
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/scans/:id',
+    operationId: 'getScan',
+    summary: 'Poll a scan by id',
+    description: 'Scan ids are unguessable, so polling needs no key. `view` picks the A or B shape.',
+    tags: ['Scans'],
+    access: { kind: 'public' },
+    request: { params: ScanIdParams, query: ScanViewQuery },
+    responses: {
+      200: { description: 'Scan result (A or B shape per view)', schema: ScanResultA.or(ScanResultB) },
+      202: { description: 'Still running', schema: ScanPending, headers: locationHeader },
+      422: { description: 'The site could not be fetched' },
+    },
+    async handler(ctx, { params, query }, services) {
+      const scan = await getScan(services, params.id);
+      if (!scan) throw notFound('No scan with that id.');
+      await answer(ctx, services, scan, query.view, query.include_recommendation ?? false);
+    },
+  }),
+];

@@ -1,0 +1,59 @@
+import type { Config } from '../config.ts';
+
+// Audit bundles offered by a scan's recommendation (decisions.md): aimed at the weakest
+// dimensions. Prices are in pence; payment links come from configuration per bundle.
+
+export const DIMENSION_PRODUCT: Record<string, string> = {
+  seo: 'seo_audit',
+  speed: 'speed_audit',
+  security: 'security_audit',
+  accessibility: 'accessibility_audit',
+  mobile: 'mobile_audit',
+  content: 'content_audit',
+  conversion: 'conversion_audit',
+};
+
+export interface Recommendation {
+  id: string;
+  name: string;
+  tagline: string;
+  bundlePrice: number;
+  stripeLink: string;
+  products: string[];
+}
+
+/** Below this a dimension needs work; four or more such dimensions call for the complete bundle. */
+const NEEDS_WORK = 70;
+const COMPLETE_PRICE = 24_900; // all 7 products, about 27% under their sum
+const FOCUS_DISCOUNT = 0.8; // 3 products for 80% of their sum
+
+export function recommendBundle(
+  dimensions: { id: string; name: string; score: number | null }[],
+  prices: Map<string, number>,
+  config: Pick<Config, 'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'publicSiteUrl'>,
+): Recommendation {
+  const scored = dimensions.filter((d) => d.score !== null && DIMENSION_PRODUCT[d.id]) as { id: string; name: string; score: number }[];
+  const weak = scored.filter((d) => d.score < NEEDS_WORK);
+  if (weak.length >= 4) {
+    return {
+      id: 'complete_audit_bundle',
+      name: 'Complete Audit Bundle',
+      tagline: `${weak.length} of 7 areas score under ${NEEDS_WORK}: audit all seven and fix them in one plan.`,
+      bundlePrice: COMPLETE_PRICE,
+      stripeLink: config.STRIPE_LINK_COMPLETE ?? `${config.publicSiteUrl}/checkout/complete_audit_bundle`,
+      products: Object.values(DIMENSION_PRODUCT),
+    };
+  }
+  const weakest = [...scored].sort((a, b) => a.score - b.score || a.id.localeCompare(b.id)).slice(0, 3);
+  const products = weakest.map((d) => DIMENSION_PRODUCT[d.id]!);
+  const sum = products.reduce((acc, p) => acc + (prices.get(p) ?? 0), 0);
+  const id = `focus_bundle_${weakest.map((d) => d.id).join('_')}`;
+  return {
+    id,
+    name: `Focus Bundle: ${weakest.map((d) => d.name).join(', ')}`,
+    tagline: `Your weakest areas are ${weakest.map((d) => `${d.name} (${d.score})`).join(', ')}: audit these three first.`,
+    bundlePrice: Math.round((sum * FOCUS_DISCOUNT) / 100) * 100,
+    stripeLink: config.STRIPE_LINK_FOCUS ? `${config.STRIPE_LINK_FOCUS}?bundle=${id}` : `${config.publicSiteUrl}/checkout/${id}`,
+    products,
+  };
+}

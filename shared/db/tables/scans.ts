@@ -1,0 +1,23 @@
+import type { ColumnType, Selectable } from 'kysely';
+
+export type ScanMode = 'quick' | 'full';
+export type ScanStatus = 'queued' | 'running' | 'done' | 'failed';
+
+type Json<T> = ColumnType<T, string | undefined, string>;
+
+export interface ScansTable {
+  id: string;
+  url: string;
+  domain: string;
+  mode: ScanMode;
+  status: ColumnType<ScanStatus, ScanStatus | undefined, ScanStatus>;
+  phase: string | null;
+  account_id: string | null;
+  error: Json<{ code: string; message: string } | null>;
+  artifacts: Json<Record<string, unknown> | null>;
+  results: Json<Record<string, unknown> | null>;
+  created_at: ColumnType<Date, never, never>;
+  started_at: ColumnType<Date | null, never, Date | string>;
+  finished_at: ColumnType<Date | null, never, Date | string>;
+}
+export type Scan = Selectable<ScansTable>;

@@ -1,0 +1,21 @@
+import type { ArtifactSet } from './artifacts.ts';
+import { allChecks } from './checks/index.ts';
+import { type ModelScore, runChecks, scoreModel } from './engine.ts';
+import { models } from './models/index.ts';
+
+// Scoring is pure: artifacts in, every model's score out. Each check runs once per scan however
+// many models use it. Stored artifacts can be rescored with this function after a model changes.
+
+/** Models scored for every scan (monitoring, GEO and citability score on demand from artifacts). */
+export const SCAN_MODELS = ['site-audit', 'agent-readability'] as const;
+
+export function scoreArtifacts(artifacts: ArtifactSet, modelIds: readonly string[] = SCAN_MODELS): Record<string, ModelScore> {
+  const runs = runChecks(allChecks, artifacts);
+  const out: Record<string, ModelScore> = {};
+  for (const id of modelIds) {
+    const model = models[id];
+    if (!model) throw new Error(`unknown scoring model ${id}`);
+    out[id] = scoreModel(model, runs);
+  }
+  return out;
+}

@@ -1,0 +1,62 @@
+import client from 'prom-client';
+import type { Config } from '../../shared/config.ts';
+import { registry } from '../../shared/metrics.ts';
+import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import { createLighthouseRunner, type LighthouseRunner, lighthouseStats } from '../browser/lighthouse.ts';
+import { type BrowserPool, createBrowserPool } from '../browser/pool.ts';
+
+// One browser pool and one Lighthouse runner per worker process, made on the first full scan
+// (quick-only workers never start Chromium) and closed on shutdown.
+
+let resources: { pool: BrowserPool; lighthouse: LighthouseRunner } | undefined;
+
+export function browserResources(config: Config): { pool: BrowserPool; lighthouse: LighthouseRunner } {
+  if (!resources) {
+    const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
+    const chromiumPath = config.CHROMIUM_PATH;
+    resources = {
+      pool: createBrowserPool({ policy, concurrency: config.BROWSER_CONCURRENCY, chromiumPath }),
+      lighthouse: createLighthouseRunner({ policy, chromiumPath }),
+    };
+    registerBrowserMetrics(resources.pool);
+  }
+  return resources;
+}
+
+export async function closeBrowserResources(): Promise<void> {
+  const r = resources;
+  resources = undefined;
+  await r?.pool.close();
+}
+
+function registerBrowserMetrics(pool: BrowserPool): void {
+  if (registry.getSingleMetric('sightline_browser_contexts_in_use')) return;
+  new client.Gauge({
+    name: 'sightline_browser_contexts_in_use',
+    help: 'Browser contexts open in this worker process',
+    registers: [registry],
+    collect() {
+      this.set(resources?.pool.stats.contextsOpen ?? 0);
+    },
+  });
+  new client.Gauge({
+    name: 'sightline_browser_launches',
+    help: 'Chromium launches by this worker process (relaunches after crashes included)',
+    registers: [registry],
+    collect() {
+      this.set(pool.stats.launches);
+    },
+  });
+  new client.Gauge({
+    name: 'sightline_lighthouse_runs',
+    help: 'Lighthouse runs by this worker process, by state (total, killed by deadline, running, queued)',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ state: 'total' }, lighthouseStats.runs);
+      this.set({ state: 'killed' }, lighthouseStats.killed);
+      this.set({ state: 'running' }, lighthouseStats.running);
+      this.set({ state: 'queued' }, lighthouseStats.queued);
+    },
+  });
+}
