@@ -1,0 +1,10 @@
+import type { UrlPolicy } from '../../net/url-policy.ts';
+
+/** What every quick gatherer gets: the target, the URL policy, the scan's deadline. */
+export interface GatherContext {
+  url: URL; // the normalised target
+  policy: UrlPolicy;
+  signal: AbortSignal; // aborted when the scan (or this gatherer) runs out of time
+  userAgent: string; // ours: SIGHTLINE_USER_AGENT unless the caller says otherwise
+  log?: (msg: string) => void;
+}
