@@ -1,5 +1,9 @@
 import type { Scan } from '../../shared/db/tables/scans.ts';
+import type { ArtifactSet, LlmsTxtArtifact } from '../../shared/scan/artifacts.ts';
+import { isGatherError } from '../../shared/scan/artifacts.ts';
 import type { ModelScore } from '../../shared/scan/engine.ts';
+import { scoreCitability } from '../../shared/scan/geo/citability.ts';
+import { scoreLlmsTxt } from '../../shared/scan/geo/llms-txt-score.ts';
 
 // Scan rows -> the JSON shapes of interface.md (A: seven dimensions; B: five weighted + research).
 
@@ -53,4 +57,20 @@ export function presentScanB(scan: Scan, opts: { agentCorrelation?: number | nul
     scanId: scan.id,
     mode: scan.mode,
   };
+}
+
+/** The free llms.txt tool, scored from the scan's stored LlmsTxt artifact. */
+export function presentLlmsTxt(scan: Scan) {
+  const artifact = (scan.artifacts as ArtifactSet | null)?.LlmsTxt;
+  const origin = new URL(scan.url).origin;
+  if (!artifact || isGatherError(artifact)) {
+    const empty: LlmsTxtArtifact = { url: `${origin}/llms.txt`, status: null, contentType: null, body: '', parsed: null, fullUrl: null };
+    return scoreLlmsTxt(empty);
+  }
+  return scoreLlmsTxt(artifact);
+}
+
+/** The free citability tool, scored from the scan's stored artifacts. */
+export function presentCitability(scan: Scan) {
+  return scoreCitability((scan.artifacts ?? {}) as ArtifactSet, scan.url);
 }

@@ -4,6 +4,7 @@ import meta from './meta/index.ts';
 import products from './products/index.ts';
 import scans from './scans/index.ts';
 import status from './status/index.ts';
+import tools from './tools/index.ts';
 
 // Every endpoint, one module per resource.
-export const routes: RouteDef[] = [...status, ...products, ...account, ...scans, ...meta];
+export const routes: RouteDef[] = [...status, ...products, ...account, ...scans, ...tools, ...meta];

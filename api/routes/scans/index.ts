@@ -1,7 +1,8 @@
+import { z } from 'zod';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import { notFound } from '../../../shared/errors.ts';
 import type { Scan } from '../../../shared/db/tables/scans.ts';
-import { presentScanA, presentScanB } from '../../presenters/scan.ts';
+import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
 import { listProducts } from '../../services/products.ts';
 import type { Services } from '../../services/index.ts';
@@ -16,6 +17,7 @@ import {
   ScanResultB,
   ScanViewQuery,
 } from './schema.ts';
+import { CitabilityScore, LlmsTxtReport } from '../tools/schema.ts';
 
 async function presentA(services: Services, scan: Scan, withRecommendation: boolean) {
   const body = presentScanA(scan);
@@ -24,8 +26,23 @@ async function presentA(services: Services, scan: Scan, withRecommendation: bool
   return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config) };
 }
 
+export type ScanView = 'a' | 'b' | 'llmstxt' | 'citability';
+
+async function present(services: Services, scan: Scan, view: ScanView, withRecommendation: boolean) {
+  switch (view) {
+    case 'a':
+      return presentA(services, scan, withRecommendation);
+    case 'b':
+      return presentScanB(scan);
+    case 'llmstxt':
+      return presentLlmsTxt(scan);
+    case 'citability':
+      return presentCitability(scan);
+  }
+}
+
 /** 200 with the result, or 202 + Location while the worker is still on it. */
-async function answer(ctx: RouteContext, services: Services, scan: Scan, view: 'a' | 'b', withRecommendation = false) {
+export async function answer(ctx: RouteContext, services: Services, scan: Scan, view: ScanView, withRecommendation = false) {
   if (scan.status === 'failed') throw scanFailure(scan);
   if (scan.status !== 'done') {
     const location = `/api/v1/scans/${scan.id}?view=${view}${withRecommendation ? '&include_recommendation=true' : ''}`;
@@ -35,7 +52,7 @@ async function answer(ctx: RouteContext, services: Services, scan: Scan, view: '
     ctx.body = pendingBody(scan, location);
     return;
   }
-  ctx.body = view === 'a' ? await presentA(services, scan, withRecommendation) : presentScanB(scan);
+  ctx.body = await present(services, scan, view, withRecommendation);
 }
 
 const waitMs = (services: Services, seconds?: number) =>
@@ -93,7 +110,10 @@ export default [
     access: { kind: 'public' },
     request: { params: ScanIdParams, query: ScanViewQuery },
     responses: {
-      200: { description: 'Scan result (A or B shape per view)', schema: ScanResultA.or(ScanResultB) },
+      200: {
+        description: 'Scan result in the shape `view` asks for',
+        schema: z.union([ScanResultA, ScanResultB, LlmsTxtReport, CitabilityScore]),
+      },
       202: { description: 'Still running', schema: ScanPending, headers: locationHeader },
       422: { description: 'The site could not be fetched' },
     },

@@ -19,7 +19,10 @@ export const PublicScanBody = z.object({
 
 export const ScanIdParams = z.object({ id: z.string().regex(/^sc_[A-Za-z0-9_-]{10,40}$/, 'not a scan id') });
 export const ScanViewQuery = z.object({
-  view: z.enum(['a', 'b']).default('a').describe('a: seven-dimension site audit; b: agent readability'),
+  view: z
+    .enum(['a', 'b', 'llmstxt', 'citability'])
+    .default('a')
+    .describe('a: seven-dimension site audit; b: agent readability; llmstxt / citability: the free tools'),
   include_recommendation: booleanQuery,
 });
 

@@ -1,0 +1,49 @@
+import { defineRoute } from '../../route.ts';
+import { awaitScan, requestScan, vetTargetUrl } from '../../services/scans.ts';
+import { answer } from '../scans/index.ts';
+import { locationHeader, ScanPending } from '../scans/schema.ts';
+import { CitabilityScore, LlmsTxtReport, ToolBody } from './schema.ts';
+
+// Free GEO tools (variant A, no key, per-IP limits of interface.md). Both ride on a quick scan,
+// so they share its job, its TTL cache and its stored artifacts.
+
+export default [
+  defineRoute({
+    method: 'post',
+    path: '/api/tools/llmstxt',
+    operationId: 'checkLlmsTxt',
+    summary: "Check a site's llms.txt against the llms.txt specification (free, 5 per hour per IP)",
+    tags: ['Free tools'],
+    access: { kind: 'ip', bucket: 'tools-llmstxt', ipLimit: 5 },
+    request: { body: ToolBody },
+    responses: {
+      200: { description: 'llms.txt report', schema: LlmsTxtReport },
+      202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
+      422: { description: 'The site could not be fetched' },
+    },
+    async handler(ctx, { body }, services) {
+      const url = await vetTargetUrl(services, body.url);
+      const scan = await requestScan(services, { url, mode: 'quick', accountId: null });
+      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'llmstxt');
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/tools/citability',
+    operationId: 'checkCitability',
+    summary: 'Citability score of a page for AI answer engines (free, 3 per hour per IP)',
+    tags: ['Free tools'],
+    access: { kind: 'ip', bucket: 'tools-citability', ipLimit: 3 },
+    request: { body: ToolBody },
+    responses: {
+      200: { description: 'Citability score', schema: CitabilityScore },
+      202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
+      422: { description: 'The site could not be fetched' },
+    },
+    async handler(ctx, { body }, services) {
+      const url = await vetTargetUrl(services, body.url);
+      const scan = await requestScan(services, { url, mode: 'quick', accountId: null });
+      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'citability');
+    },
+  }),
+];

@@ -1,0 +1,202 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { call } from '../helpers/api.ts';
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { SpecChecker } from '../helpers/openapi.ts';
+import { pollUntilDone, startTestStack, type TestStack } from '../helpers/stack.ts';
+
+// The scan path end to end in quick mode: API -> job -> worker gathers the fixture site over
+// HTTP -> checks -> models -> stored -> presented in the A and B shapes.
+
+let site: FixtureServer;
+let canaryHits = 0;
+let canary: net.Server;
+let canaryPort: number;
+let t: TestStack;
+let spec: SpecChecker;
+
+before(async () => {
+  canary = net.createServer((s) => {
+    canaryHits++;
+    s.destroy();
+  });
+  await new Promise<void>((r) => canary.listen(0, '127.0.0.1', () => r()));
+  canaryPort = (canary.address() as net.AddressInfo).port;
+  site = await startFixtureServer({
+    root: path.resolve('test/fixtures/sites/quick-site'),
+    routes: {
+      '/to-canary': (_req, res) => {
+        res.writeHead(302, { location: `http://127.0.0.1:${canaryPort}/` }).end();
+      },
+      '/canary-assets': (_req, res) => {
+        res.writeHead(200, { 'content-type': 'text/html' }).end(
+          `<!doctype html><html lang="en"><head><title>x</title><script src="http://127.0.0.1:${canaryPort}/x.js"></script></head><body><img src="http://127.0.0.1:${canaryPort}/i.png" alt="i"><iframe src="http://127.0.0.1:${canaryPort}/"></iframe></body></html>`,
+        );
+      },
+    },
+  });
+  // Only the fixture's host:port is opened: the canary (another port) stays forbidden.
+  t = await startTestStack({ SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
+  spec = await SpecChecker.load(t.url);
+});
+after(async () => {
+  await t.close();
+  await site.close();
+  canary.close();
+});
+
+describe('GET /api/v1/scan (A)', () => {
+  it('scans a site in quick mode: 7 dimensions with issues and passes, documented shape', async () => {
+    const key = await t.newKey('A', 'free');
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, { key });
+    assert.equal(res.status, 200, res.text);
+    spec.check('GET', '/api/v1/scan', res);
+    assert.equal(res.body.url, `${site.origin}/`);
+    assert.equal(res.body.domain, '127.0.0.1');
+    assert.deepEqual(
+      res.body.dimensions.map((d: { id: string }) => d.id),
+      ['seo', 'speed', 'security', 'accessibility', 'mobile', 'content', 'conversion'],
+    );
+    for (const d of res.body.dimensions) {
+      assert.ok(d.issues.length + d.passes.length > 0, `${d.id} has findings`);
+    }
+    assert.ok(res.body.overallScore > 0 && res.body.overallScore <= 100);
+    assert.equal(res.body.recommendation, undefined);
+    // plain http on a test server: security must say so
+    const security = res.body.dimensions.find((d: { id: string }) => d.id === 'security');
+    assert.ok(security.issues.some((i: string) => /https/i.test(i)), security.issues.join('\n'));
+  });
+
+  it('serves the same URL and mode from the stored result within the TTL, and adds a recommendation', async () => {
+    const key = await t.newKey('A', 'pro');
+    const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, { key });
+    const b = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&include_recommendation=true`, { key });
+    assert.equal(a.body.scanId, b.body.scanId);
+    const rec = b.body.recommendation;
+    assert.ok(rec, 'recommendation present');
+    assert.match(rec.stripeLink, /^https?:\/\//);
+    assert.ok(Number.isInteger(rec.bundlePrice) && rec.bundlePrice > 0);
+    assert.ok(rec.products.length === 3 || rec.products.length === 7);
+    spec.check('GET', '/api/v1/scan', b);
+  });
+
+  it('answers 202 with a Location when the scan outlasts the wait, then the result on polling', async () => {
+    const key = await t.newKey('A', 'agent');
+    const target = `${site.origin}/docs/`;
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(target)}&mode=quick&wait=0`, { key });
+    assert.equal(res.status, 202);
+    spec.check('GET', '/api/v1/scan', res);
+    const location = res.headers.get('location')!;
+    assert.match(location, /^\/api\/v1\/scans\/sc_/);
+    const done = await pollUntilDone(t.url, location);
+    assert.equal(done.status, 200);
+    const body = (await done.json()) as { url: string; dimensions: unknown[] };
+    assert.equal(body.url, target);
+    assert.equal(body.dimensions.length, 7);
+  });
+
+  it('a B key is refused (403 variant_mismatch); no key is 401', async () => {
+    const b = await t.newKey('B', 'optimisation');
+    const r1 = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}`, { key: b });
+    assert.equal(r1.status, 403);
+    assert.equal(r1.body.code, 'variant_mismatch');
+    const r2 = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}`);
+    assert.equal(r2.status, 401);
+  });
+});
+
+describe('POST /api/public/scan (B)', () => {
+  it('returns the five weighted dimensions, the grade and the research signal', async () => {
+    const res = await call(t.url, '/api/public/scan', { method: 'POST', body: { url: site.origin, mode: 'quick' } });
+    assert.equal(res.status, 200, res.text);
+    spec.check('POST', '/api/public/scan', res);
+    assert.equal(res.body.methodologyVersion, '2.0.1');
+    assert.match(res.body.grade, /^[A-F]$/);
+    assert.deepEqual(
+      res.body.dimensions.map((d: { id: string; weight: number }) => [d.id, d.weight]),
+      [
+        ['structure', 0.25],
+        ['citability', 0.25],
+        ['discoverability', 0.15],
+        ['agent_interface', 0.2],
+        ['transactability', 0.15],
+      ],
+    );
+    const composite = Math.round(res.body.dimensions.reduce((s: number, d: { weight: number; score: number }) => s + d.weight * d.score, 0));
+    assert.ok(Math.abs(composite - res.body.overallScore) <= 1, `composite ${composite} vs ${res.body.overallScore}`);
+    assert.deepEqual(res.body.researchSignals, [{ id: 'agent_correlation', weight: 0, score: null }]);
+  });
+});
+
+describe('URL safety through the API', () => {
+  const refused = [
+    'http://169.254.169.254/',
+    'http://127.1/',
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://0/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::1]/',
+    'HTTP://10.0.0.1/',
+    'file:///etc/passwd',
+    'http://user@127.0.0.1/',
+  ];
+  it('refuses private, loopback, metadata, non-http and credentialed targets with 400 url_not_allowed', async () => {
+    const key = await t.newKey('A', 'agent');
+    for (const target of [...refused, `http://127.0.0.1:${canaryPort}/`]) {
+      const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(target)}&mode=quick`, { key });
+      assert.equal(res.status, 400, `${target}: ${res.text}`);
+      assert.equal(res.body.code, 'url_not_allowed', target);
+      spec.check('GET', '/api/v1/scan', res);
+    }
+    assert.equal(canaryHits, 0);
+  });
+
+  it('a page that redirects to a forbidden address fails the scan with url_not_allowed; the canary sees nothing', async () => {
+    const key = await t.newKey('A', 'agent');
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/to-canary`)}&mode=quick&wait=60`, { key });
+    assert.equal(res.status, 400, res.text);
+    assert.equal(res.body.code, 'url_not_allowed');
+    assert.equal(canaryHits, 0);
+  });
+
+  it("a page's script, image and iframe pointing at a forbidden address are never fetched", async () => {
+    const key = await t.newKey('A', 'agent');
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/canary-assets`)}&mode=quick&wait=60`, { key });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(canaryHits, 0);
+  });
+});
+
+describe('free tools', () => {
+  it('POST /api/tools/llmstxt scores the fixture llms.txt; the sixth call in an hour is 429', async () => {
+    const statuses: number[] = [];
+    let first: Awaited<ReturnType<typeof call>> | undefined;
+    for (let i = 0; i < 6; i++) {
+      const res = await call(t.url, '/api/tools/llmstxt', { method: 'POST', body: { url: site.origin } });
+      statuses.push(res.status);
+      first ??= res;
+    }
+    assert.deepEqual(statuses, [200, 200, 200, 200, 200, 429]);
+    spec.check('POST', '/api/tools/llmstxt', first!);
+    assert.equal(first!.body.present, true);
+    assert.equal(first!.body.valid, true);
+    assert.ok(first!.body.linkCount > 0);
+  });
+
+  it('POST /api/tools/citability returns the five citability dimensions', async () => {
+    const res = await call(t.url, '/api/tools/citability', { method: 'POST', body: { url: site.origin } });
+    assert.equal(res.status, 200, res.text);
+    spec.check('POST', '/api/tools/citability', res);
+    assert.deepEqual(Object.keys(res.body.dimensions).sort(), [
+      'answerBlockQuality',
+      'selfContainment',
+      'statisticalDensity',
+      'structuralReadability',
+      'uniquenessSignals',
+    ]);
+    assert.equal(typeof res.body.optimalWordCount, 'boolean');
+  });
+});
