@@ -1,0 +1,125 @@
+import { AGENTS, type AgentInfo, type AgentPurpose } from './catalogue.ts';
+
+// User-agent classification for agent traffic (B). A catalogued agent is recognised by its
+// token; anything else that looks automated is a bot but not a known AI agent; browsers are not
+// agents at all.
+
+export interface UaClassification {
+  isBot: boolean;
+  isAi: boolean;
+  agent?: string; // catalogue token
+  platform: string | null;
+  type: AgentPurpose | null;
+  /** How sure the classification is, 0..1. */
+  confidence: number;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+interface Matcher {
+  agent: AgentInfo;
+  spelling: string;
+  re: RegExp;
+}
+
+// Longest spelling first: GoogleOther-Image must win over GoogleOther, ChatGPT-User over OpenAI.
+const matchers: Matcher[] = AGENTS.flatMap((agent) =>
+  [agent.token, ...agent.aliases].map((spelling) => ({
+    agent,
+    spelling,
+    re:
+      agent.match === 'word'
+        ? new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(spelling)}(?![A-Za-z0-9])`, 'i')
+        : // A product token: the whole UA, its first product, or a product after ") " or "; ".
+          new RegExp(`(?:^|\\)\\s|;\\s?|\\(|,\\s?)${escapeRegExp(spelling)}(?:/\\d|$|;|\\))`),
+  })),
+).sort((a, b) => b.spelling.length - a.spelling.length);
+
+// Markers of automated clients: crawler words, HTTP libraries, automation frameworks, and
+// monitoring or testing services that borrow a browser's user agent. Cubot phone models end in
+// "bot", hence the look-behind ("robot" has its own entry).
+const BOT_MARKERS = new RegExp(
+  [
+    '(?<!cu|ro)bots?(?:\\b|[_/-]|\\d)',
+    'robot|crawl|spider|slurp|scrap|archiv|indexer|harvest|fetch(?:er)?\\b|checker|monitor|validator',
+    'preview|extractor|analy[sz]er|(?<![a-z])scanner|sitemap|uptime|synthetic|probe|webhook|feed|rss\\b',
+    'lighthouse|headless|phantomjs|selenium|puppeteer|playwright|cypress|splash\\b',
+    'python|curl/|wget|perl|java/|jakarta|go-http|okhttp|axios|node-fetch|undici|http[-_]?client|httpx',
+    'aiohttp|ruby|php/|guzzle|postman',
+    'nagios|prometheus|collectd|munin|xymon|datadog|catchpoint|speedcurve|ptst/|pingdom',
+    'site24x7|siteimprove|statuscake|rigor\\b|gomezagent|pageburst|dareboost|observatory|securityheaders',
+    'weblight|-google\\b|google-|google (?:favicon|page speed|search console)|googleimageproxy',
+    'burpcollaborator|https?://|grpc|\\blwp\\b|whatsapp|@[a-z0-9-]+\\.[a-z]{2,}',
+  ].join('|'),
+  'i',
+);
+// Operating systems, devices and engines that only human-facing clients name.
+const HUMAN_PLATFORM =
+  /android|iphone|ipad|ipod|\bios\b|windows|\bwin(?:32|64|10|11)\b|macintosh|mac os|\bmac\b|x11|linux|darwin|cfnetwork|dalvik|blackberry|nokia|symbian|series60|midp|up\.browser|amiga|morphos|beos|playstation|nintendo|xbox|roku|appletv|sonos|tizen|kaios|webos|samsung|fban|applewebkit|gecko|trident|msie|mac_|powerpc|office|outlook|presto|lynx|links|w3m|mosaic|ibrowse|voyager|netfront/i;
+// Apps whose user agent names no platform although a person uses them.
+const KNOWN_APPS = /^(?:GoogleApp|MozacFetch)\//;
+// Strings without any platform that still read as tools: a URL or domain, a bare word, or a word
+// that says what the client does.
+const TOOL_SHAPE =
+  /https?:\/\/|www\.|[a-z0-9-]\.(?:com|net|org|io|me|nl|eu|ru|jp|app|dev|co|ch|cat|nu|de)\b|^[\w.-]+$|agent|service|check|\btest|tool|detector|lookup|sender|daemon|cron|plugin|proxy|engine|sdk|package|health|hook|integration|verification|\bdcv\b|reader|news|blog|protocol|certificate|batch|collect|optimi[sz]er|audit|inspect|recon|http|request|\brest\b|fuzz|bench|scan|marketplace|torrent|search/i;
+// Unknown AI tools often say so in their name: "ai-crawler", "LLMBot", or camel case "AcmeAIBot".
+const AI_MARKERS = [
+  /(?<![A-Za-z])(?:ai|llm|gpt|genai|rag)[-_ ]?(?:bot|crawler|agent|spider|fetcher|scraper)/i,
+  /(?<=[a-z])(?:AI|LLM|GPT)[-_ ]?(?:[Bb]ot|[Cc]rawler|[Aa]gent|[Ss]pider|[Ff]etcher|[Ss]craper)/,
+];
+const BROWSER_SHAPE = /^(?:Mozilla\/[45]\.0|Opera\/\d)/;
+
+// Access logs repeat the same few hundred user agents millions of times.
+const cache = new Map<string, UaClassification>();
+const MAX_CACHED = 2000;
+
+export function classifyUserAgent(ua: string): UaClassification {
+  const hit = cache.get(ua);
+  if (hit) return { ...hit };
+  const result = classify(ua);
+  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  cache.set(ua, result);
+  return { ...result };
+}
+
+function classify(ua: string): UaClassification {
+  const s = ua.trim();
+  if (s === '' || s === '-') return bot(0.6);
+
+  for (const m of matchers) {
+    if (!m.re.test(s)) continue;
+    const a = m.agent;
+    return {
+      isBot: true,
+      isAi: a.ai,
+      agent: a.token,
+      platform: a.platform,
+      type: a.purpose,
+      confidence: a.match === 'word' ? 0.95 : 0.7,
+    };
+  }
+
+  if (AI_MARKERS.some((re) => re.test(s)))
+    return { isBot: true, isAi: true, platform: 'Other', type: null, confidence: 0.5 };
+  if (KNOWN_APPS.test(s)) return human(0.7);
+  if (BOT_MARKERS.test(s)) return bot(0.85);
+  if (HUMAN_PLATFORM.test(s)) return human(BROWSER_SHAPE.test(s) ? 0.9 : 0.7);
+  // No platform named: a tool or service when it names a site or says what it does.
+  if (TOOL_SHAPE.test(s)) return bot(0.6);
+  return human(0.5);
+}
+
+const bot = (confidence: number): UaClassification => ({
+  isBot: true,
+  isAi: false,
+  platform: null,
+  type: null,
+  confidence,
+});
+const human = (confidence: number): UaClassification => ({
+  isBot: false,
+  isAi: false,
+  platform: null,
+  type: null,
+  confidence,
+});

@@ -1,0 +1,39 @@
+import { defineCheck, fail, graded } from '../../check.ts';
+import { contentProfile } from '../../geo/content.ts';
+
+// Concrete facts make a passage worth citing (Aggarwal et al., "GEO", KDD 2024: adding statistics
+// was among the strongest levers). Full marks at one figure per 100 words and a quarter of
+// sentences stating a number or date.
+const FIGURES_PER_100_WORDS = 1;
+const FACT_SENTENCE_SHARE = 0.25;
+
+export default defineCheck({
+  meta: {
+    id: 'agent-factual-density',
+    title: 'Content states facts with numbers and dates',
+    failureTitle: 'Content has few concrete facts',
+    description:
+      'Statements with figures and dates ("costs £12 a month", "since 2019") are what answer engines quote. Replace vague claims with specific numbers, dates and amounts.',
+    requiredArtifacts: ['Page'],
+  },
+  run({ Page }) {
+    const p = contentProfile(Page.html, Page.finalUrl);
+    if (p.words < 50 || p.sentences === 0)
+      return fail(`Too little text to state facts (${p.words} words)`, { words: p.words });
+    const per100 = (100 * p.figures) / p.words;
+    const share = p.factSentences / p.sentences;
+    const score =
+      0.5 * Math.min(1, per100 / FIGURES_PER_100_WORDS) + 0.5 * Math.min(1, share / FACT_SENTENCE_SHARE);
+    const evidence = {
+      figures: p.figures,
+      words: p.words,
+      factSentences: p.factSentences,
+      sentences: p.sentences,
+    };
+    return graded(
+      score,
+      `${p.factSentences} of ${p.sentences} sentences state a figure or date (${per100.toFixed(1)} figures per 100 words)`,
+      evidence,
+    );
+  },
+});

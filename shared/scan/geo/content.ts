@@ -1,0 +1,238 @@
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+import {
+  collapse,
+  isElement,
+  isHiddenByMarkup,
+  resolveUrl,
+  textOf,
+  words,
+} from '../checks/content/lib/page.ts';
+import { loadDocument } from '../computed/document.ts';
+
+// How an answer engine sees a page's main content: passages (paragraphs), sections (the text
+// under each heading, which is how retrieval systems chunk a page), and the signals the GEO
+// literature ties to being cited. Analyses the raw HTML: most AI crawlers do not run JavaScript.
+// Computed once per HTML string and shared by the agent, GEO and citability checks.
+
+export interface Passage {
+  text: string;
+  words: number;
+}
+
+export interface Section {
+  heading: string | null; // null for text before the first heading
+  level: number; // 0 before the first heading
+  words: number;
+  /** The first paragraph under the heading: the natural "answer" to it. */
+  lead: Passage | null;
+}
+
+export interface ContentProfile {
+  words: number;
+  passages: Passage[];
+  sections: Section[];
+  headings: { level: number; text: string }[];
+  lists: number;
+  tables: number;
+  tablesWithHeaders: number;
+  blockquotes: number;
+  inlineQuotes: number;
+  /** Links in the main content to other sites: cited sources. */
+  outboundLinks: number;
+  sentences: number;
+  /** Sentences stating a figure or a date. */
+  factSentences: number;
+  /** Figures: amounts, percentages, counts, years. */
+  figures: number;
+}
+
+const SKIP = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'head',
+  'svg',
+  'iframe',
+  'nav',
+  'aside',
+  'form',
+]);
+const SKIP_OUTSIDE_MAIN = new Set([...SKIP, 'header', 'footer']);
+
+const cache = new Map<string, ContentProfile>();
+const MAX_CACHED = 8;
+
+export function contentProfile(html: string, pageUrl: string): ContentProfile {
+  const key = `${pageUrl}\n${html}`;
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const profile = analyse(loadDocument(html), pageUrl);
+  cache.set(key, profile);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  return profile;
+}
+
+/** <main> / role=main / a single <article>, else the body without header and footer. */
+function mainRoot($: CheerioAPI): { root: AnyNode | undefined; skip: ReadonlySet<string> } {
+  const marked =
+    $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
+  return marked ? { root: marked, skip: SKIP } : { root: $('body').get(0), skip: SKIP_OUTSIDE_MAIN };
+}
+
+function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
+  const { root, skip } = mainRoot($);
+  const host = resolveUrl(pageUrl, pageUrl)?.host ?? '';
+  const passages: Passage[] = [];
+  const headings: { level: number; text: string }[] = [];
+  const sectionTexts: string[][] = [[]];
+  const sections: Section[] = [{ heading: null, level: 0, words: 0, lead: null }];
+  const counts = {
+    lists: 0,
+    tables: 0,
+    tablesWithHeaders: 0,
+    blockquotes: 0,
+    inlineQuotes: 0,
+    outboundLinks: 0,
+  };
+
+  const current = () => sections[sections.length - 1] as Section;
+  const addText = (t: string) => sectionTexts[sectionTexts.length - 1]?.push(t);
+
+  const walk = (node: AnyNode) => {
+    if (node.type === 'text') {
+      addText((node as unknown as { data: string }).data);
+      return;
+    }
+    if (!isElement(node)) return;
+    const el = node as Element;
+    if (skip.has(el.name) || isHiddenByMarkup(el)) return;
+    const name = el.name;
+    if (/^h[1-6]$/.test(name)) {
+      const text = collapse(textOf(el));
+      if (text) {
+        headings.push({ level: Number(name[1]), text });
+        sections.push({ heading: text, level: Number(name[1]), words: 0, lead: null });
+        sectionTexts.push([]);
+      }
+      return;
+    }
+    if (name === 'p') {
+      const text = collapse(textOf(el));
+      const n = words(text).length;
+      if (n > 0) {
+        const passage = { text, words: n };
+        passages.push(passage);
+        const s = current();
+        if (!s.lead) s.lead = passage;
+      }
+      addText(` ${text} `);
+      countLinks(el);
+      return;
+    }
+    if (name === 'ul' || name === 'ol' || name === 'dl') counts.lists++;
+    if (name === 'table') {
+      counts.tables++;
+      if ($(el).find('th').length > 0) counts.tablesWithHeaders++;
+    }
+    if (name === 'blockquote') counts.blockquotes++;
+    if (name === 'q') counts.inlineQuotes++;
+    if (name === 'a') countLink(el);
+    addText(' ');
+    for (const c of el.children) walk(c);
+    addText(' ');
+  };
+  const countLink = (a: Element) => {
+    const url = a.attribs.href ? resolveUrl(a.attribs.href, pageUrl) : null;
+    if (url && /^https?:$/.test(url.protocol) && url.host !== host) counts.outboundLinks++;
+  };
+  const countLinks = (el: Element) => {
+    $(el)
+      .find('a[href]')
+      .each((_, a) => countLink(a));
+  };
+  if (root) for (const c of (root as Element).children ?? []) walk(c);
+
+  sections.forEach((s, i) => {
+    s.words = words((sectionTexts[i] ?? []).join('')).length;
+  });
+  const all = collapse(sectionTexts.flat().join(''));
+  const sentenceList = sentences(all);
+  return {
+    words: words(all).length,
+    passages,
+    sections: sections.filter((s) => s.heading !== null || s.words > 0),
+    headings,
+    ...counts,
+    sentences: sentenceList.length,
+    factSentences: sentenceList.filter(hasFact).length,
+    figures: all.match(FIGURE)?.length ?? 0,
+  };
+}
+
+/** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */
+export function sentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“'‘(])/u)
+    .map((s) => s.trim())
+    .filter((s) => words(s).length >= 3);
+}
+
+const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
+// An amount, percentage, count or year: "42%", "£1,200", "3.5 million", "2024", "12".
+const FIGURE = /[$£€¥]\s?\d[\d,.]*|\b\d[\d,.]*\s?(?:%|percent\b|per cent\b)|\b\d+(?:[.,]\d+)*\b/gi;
+const DATE = new RegExp(`\\b${MONTH}\\s+\\d{1,2}\\b|\\b\\d{1,2}\\s+${MONTH}\\b|\\b(?:19|20)\\d{2}\\b`, 'i');
+
+function hasFact(sentence: string): boolean {
+  return /\d/.test(sentence) || DATE.test(sentence);
+}
+
+// Openings that lean on text elsewhere, so the passage cannot stand alone when quoted.
+const DANGLING =
+  /^(?:this|that|these|those|it|its|they|them|their|he|she|his|her|such|here|there|also|however|but|and|or|so|then|thus|therefore|moreover|furthermore|additionally|as (?:mentioned|noted|discussed|shown|described|seen)|see (?:above|below)|above|below|the (?:above|following|latter|former))\b/i;
+// Openings that warm up instead of answering.
+const PREAMBLE =
+  /^(?:in this (?:article|post|guide|section|page)|welcome|have you ever|let'?s|let us|today|we'?ll|we will|i think|i believe|imagine|ever wondered|are you|do you|did you know|click|read on)\b/i;
+const REFERS_AWAY =
+  /\b(?:as (?:mentioned|noted|discussed) (?:above|earlier|before|below)|see (?:above|below)|click here|read more)\b/i;
+
+/** Can be quoted on its own: opens with neither a back-reference nor a warm-up, points nowhere else. */
+export function isSelfContained(p: Passage): boolean {
+  return !DANGLING.test(p.text) && !REFERS_AWAY.test(p.text);
+}
+
+/** Opens with a direct declarative statement (not a question, not a warm-up, not a back-reference). */
+export function startsDirect(p: Passage): boolean {
+  const first = sentences(p.text)[0] ?? p.text;
+  return (
+    !first.trim().endsWith('?') &&
+    !PREAMBLE.test(p.text) &&
+    !DANGLING.test(p.text) &&
+    words(first).length <= 40
+  );
+}
+
+/** Answer-ready: a self-contained 40-160 word passage that opens with a direct statement. */
+export const ANSWER_PASSAGE_WORDS = { min: 40, max: 160 } as const;
+export function isAnswerPassage(p: Passage): boolean {
+  return (
+    p.words >= ANSWER_PASSAGE_WORDS.min &&
+    p.words <= ANSWER_PASSAGE_WORDS.max &&
+    startsDirect(p) &&
+    isSelfContained(p)
+  );
+}
+
+const QUESTION_WORDS =
+  /^(?:what|why|how|when|where|who|whom|which|whose|can|could|should|would|will|do|does|did|is|are|was|were|has|have)\b/i;
+export function isQuestionHeading(text: string): boolean {
+  return text.trim().endsWith('?') || QUESTION_WORDS.test(text.trim());
+}
+
+export function median(values: number[]): number | null {
+  if (values.length === 0) return null;
+  const s = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}

@@ -1,0 +1,31 @@
+// The citability rubric's thresholds, in one place so the checks and the documentation agree.
+// Sources: Aggarwal et al., "GEO: Generative Engine Optimization" (KDD 2024), which measured
+// that adding statistics, quotations and cited sources raised a source's visibility in
+// generative answers by up to about 40%, fluent easy-to-read text helped less and keyword
+// stuffing not at all; and answer-engine practice on passage length: a direct answer of 40-60
+// words opening each section (the featured-snippet length), and sections of about 134-167
+// words, the band reported for the passages AI answers quote most.
+
+/** Length of the direct answer that opens a section. */
+export const ANSWER_BLOCK_WORDS = {
+  ideal: { min: 40, max: 60 },
+  acceptable: { min: 25, max: 100 },
+  max: 160,
+} as const;
+
+/** Section (retrieval chunk) length: the 134-167 optimum, widened because chunkers do not split exactly at headings. */
+export const OPTIMAL_SECTION_WORDS = { min: 100, max: 200 } as const;
+
+/** Full marks for statistics at this many figures per 100 words, and this share of fact-bearing sentences. */
+export const STATISTICS_TARGET = { figuresPer100Words: 1.5, factSentenceShare: 0.3 } as const;
+
+/** Readable prose: average words per passage and per sentence at which structure scores full marks. */
+export const READABLE = { passageWords: 80, sentenceWords: 22, sentenceWordsPoor: 35 } as const;
+
+/** First-hand material no other source has: original research, tests, experience. */
+export const ORIGINALITY =
+  /\b(?:we (?:found|surveyed|tested|analy[sz]ed|measured|interviewed|studied|benchmarked)|our (?:survey|study|research|data|analysis|tests?|benchmarks?|experience|findings|customers)|case study|original research|first-hand|in our experience)\b/i;
+
+/** Attributed statements: the quotation and citation signals of the GEO study, in prose form. */
+export const ATTRIBUTION =
+  /\b(?:according to|as reported by|cited by|said|says|notes|wrote|(?:study|report|survey|research) (?:by|from))\b/i;
