@@ -1,0 +1,68 @@
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import { type BenchRow, type Section, startContext } from './context.ts';
+import { httpSection } from './http.ts';
+import { jobsSection } from './jobs.ts';
+
+// `npm run bench [-- [--seconds N] [--connections N] [section ...]]`: runs the named sections (all
+// when none is named) against one embedded Postgres (or DATABASE_URL), one API and one worker,
+// and prints a markdown table. A new section is a file bench/<name>.ts exporting a Section,
+// registered here.
+const SECTIONS: Record<string, Section> = {
+  http: httpSection,
+  jobs: jobsSection,
+};
+
+function table(rows: { section: string; row: BenchRow }[]): string {
+  const lines = ['| section | measurement | result | notes |', '|---|---|---|---|'];
+  for (const { section, row } of rows)
+    lines.push(`| ${section} | ${row.measurement} | ${row.result} | ${row.notes ?? ''} |`);
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      seconds: { type: 'string', default: '8' },
+      connections: { type: 'string', default: '10' },
+    },
+  });
+  const seconds = Number(values.seconds);
+  const connections = Number(values.connections);
+  if (!(seconds >= 1 && seconds <= 120) || !(Number.isInteger(connections) && connections >= 1)) {
+    console.error('--seconds must be 1..120 and --connections a positive integer');
+    return 2;
+  }
+  const names = positionals.length ? positionals : Object.keys(SECTIONS);
+  const unknown = names.filter((n) => !SECTIONS[n]);
+  if (unknown.length) {
+    console.error(`unknown section(s): ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
+    return 2;
+  }
+
+  const started = Date.now();
+  const { ctx, close } = await startContext({ seconds, connections });
+  const interrupted = () => {
+    void close().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  const rows: { section: string; row: BenchRow }[] = [];
+  try {
+    for (const name of names) for (const row of await SECTIONS[name]!(ctx)) rows.push({ section: name, row });
+  } finally {
+    process.off('SIGINT', interrupted);
+    await close();
+  }
+  const cpus = os.cpus();
+  console.log(
+    `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()}; Node ${process.version}; ` +
+      `${ctx.postgres}. Load: autocannon, ${connections} connections, ${seconds} s runs. ` +
+      `Whole run ${((Date.now() - started) / 1000).toFixed(0)} s.\n`,
+  );
+  console.log(table(rows));
+  return 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,22 @@
+// Small helpers every section shares, so all tables read the same way.
+
+/** Nearest-rank percentile of an ascending list (p in 0..100). */
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const rank = Math.ceil((p / 100) * sorted.length);
+  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1]!;
+}
+
+export function summarise(samples: readonly number[]): {
+  p50: number;
+  p99: number;
+  max: number;
+  mean: number;
+} {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const mean = sorted.reduce((s, v) => s + v, 0) / Math.max(1, sorted.length);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN, mean };
+}
+
+export const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
+export const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-GB')} req/s`;
