@@ -31,7 +31,9 @@ ENV NODE_ENV=production \
 
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --strict-allow-scripts --no-audit --no-fund && npm cache clean --force
+# `npm install` rather than `npm ci`: the lock omits platform-only optional packages (biome's)
+# that some registries do not serve, which `npm ci` treats as an out-of-sync lock.
+RUN npm install --omit=dev --strict-allow-scripts --no-audit --no-fund && npm cache clean --force
 
 # Sources stay owned by root (read-only to the service); only the data folder is writable, for the
 # embedded Postgres of `sightline start` when no DATABASE_URL is given.
