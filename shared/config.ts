@@ -26,6 +26,7 @@ const ConfigSchema = z.object({
   BODY_LIMIT: z.string().default('256kb'),
   RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
   TRUST_PROXY: bool.default(false),
+  METRICS_TOKEN: z.string().min(16).optional(),
   SCAN_ALLOW_HOSTS: z.string().default(''),
   SCAN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(900),
   SCAN_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
@@ -36,6 +37,11 @@ const ConfigSchema = z.object({
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),
   STRIPE_LINK_FOCUS: z.string().url().optional(),
+  AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
+  AUDIT_CRAWL_BUDGET_MS: z.coerce.number().int().min(1000).default(180_000),
+  AUDIT_FULL_PAGES: z.coerce.number().int().min(0).max(10).default(1),
+  AUDIT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
+  AUDIT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -36,7 +36,7 @@ export async function startWorker(
   databaseUrl: string,
   opts: { metricsPort?: number | null; crontab?: string | null } = {},
 ): Promise<WorkerProcess> {
-  const log = createLogger('worker');
+  const log = createLogger('worker', undefined, config.LOG_LEVEL);
   const handle = createDb(databaseUrl, {
     max: config.WORKER_CONCURRENCY + 4,
     application: 'sightline-worker',

@@ -120,3 +120,20 @@ describe('errors', () => {
     assert.match(res.headers.get('allow') ?? '', /GET/);
   });
 });
+
+describe('metrics', () => {
+  it('/metrics serves Prometheus text with the request histogram, closed by METRICS_TOKEN when set', async () => {
+    const open = await call(t.url, '/metrics');
+    assert.equal(open.status, 200);
+    assert.match(open.text, /sightline_http_request_duration_seconds_bucket\{[^}]*route="\/api\/v1\/status"/);
+    assert.match(open.text, /sightline_process_cpu_seconds_total/);
+    const closed = await startTestApi({ METRICS_TOKEN: 'a-metrics-token-of-length' });
+    try {
+      assert.equal((await call(closed.url, '/metrics')).status, 401);
+      const ok = await call(closed.url, '/metrics', { headers: { authorization: 'Bearer a-metrics-token-of-length' } });
+      assert.equal(ok.status, 200);
+    } finally {
+      await closed.close();
+    }
+  });
+});
