@@ -106,6 +106,8 @@ export async function startWorker(
         shutdown.abort(new Error('worker shutting down'));
         await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000).unref())]);
       }
+      // runner.promise settles once graphile-worker has released its LISTEN client too.
+      await Promise.race([runner.promise.catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
       await closeBrowserResources().catch((err) => log.warn({ err }, 'closing the browser failed'));
       await heartbeat.stop();
       metricsServer?.close();

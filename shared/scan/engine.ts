@@ -78,7 +78,8 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
       else issues.push(run.message);
       if (ref.gate && run.outcome === 'fail') cap = Math.min(cap, ref.gate.cap);
     }
-    const score = weights > 0 ? Math.min(cap, Math.round((100 * sum) / weights)) : null;
+    let score = weights > 0 ? Math.min(cap, Math.round((100 * sum) / weights)) : null;
+    if (dim.method === 'modifiers' && weights > 0) score = Math.min(cap, modifierScore(checks));
     return { id: dim.id, name: dim.name, weight: dim.weight, score, issues, passes, checks };
   });
   let total = 0;
@@ -90,6 +91,20 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
   }
   const overallScore = totalWeight > 0 ? Math.round(total / totalWeight) : 0;
   return { modelId: model.id, modelVersion: model.version, overallScore, grade: gradeFor(model, overallScore), dimensions };
+}
+
+/** Observatory grading: 100 + penalties; bonuses only from a base of 90 or more. */
+export function modifierScore(runs: CheckRun[]): number {
+  let penalties = 0;
+  let bonuses = 0;
+  for (const r of runs) {
+    if (r.outcome === 'not_applicable' || r.outcome === 'error') continue;
+    const m = Number((r as CheckResult).evidence?.modifier ?? 0);
+    if (m < 0) penalties += m;
+    else bonuses += m;
+  }
+  const base = 100 + penalties;
+  return Math.max(0, Math.min(100, base >= 90 ? base + bonuses : base));
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);

@@ -12,6 +12,12 @@ export interface ModelDimension {
   id: string;
   name: string;
   weight: number;
+  /**
+   * weighted (default): weighted mean of check scores.
+   * modifiers: Observatory-style, 100 plus each applicable check's `evidence.modifier`; bonuses
+   * (positive modifiers) count only when the score before bonuses is at least 90; clamped 0..100.
+   */
+  method?: 'weighted' | 'modifiers';
   checks: ModelCheckRef[];
 }
 

@@ -5,6 +5,7 @@ import { contentChecks } from './content/index.ts';
 import { conversionChecks } from './conversion/index.ts';
 import { geoChecks } from './geo/index.ts';
 import { mobileChecks } from './mobile/index.ts';
+import { monitoringChecks } from './monitoring/index.ts';
 import { securityChecks } from './security/index.ts';
 import { seoChecks } from './seo/index.ts';
 import { speedChecks } from './speed/index.ts';
@@ -20,6 +21,7 @@ export const allChecks: Check[] = [
   ...conversionChecks,
   ...agentChecks,
   ...geoChecks,
+  ...monitoringChecks,
 ];
 
 export const checksById: ReadonlyMap<string, Check> = new Map(allChecks.map((c) => [c.meta.id, c]));

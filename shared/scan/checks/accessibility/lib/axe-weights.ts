@@ -1,0 +1,70 @@
+// Weights of the axe rules Lighthouse 12 scores in its accessibility category
+// (core/config/default-config.js), which Lighthouse sets from axe's impact levels:
+// critical 10, serious 7, moderate 3, minor 1.
+
+export const IMPACT_WEIGHT: Record<string, number> = { critical: 10, serious: 7, moderate: 3, minor: 1 };
+
+const LIGHTHOUSE_RULE_WEIGHT: Record<string, number> = {
+  accesskeys: 7,
+  'aria-allowed-attr': 10,
+  'aria-allowed-role': 1,
+  'aria-command-name': 7,
+  'aria-conditional-attr': 7,
+  'aria-deprecated-role': 1,
+  'aria-dialog-name': 7,
+  'aria-hidden-body': 10,
+  'aria-hidden-focus': 7,
+  'aria-input-field-name': 7,
+  'aria-meter-name': 7,
+  'aria-progressbar-name': 7,
+  'aria-prohibited-attr': 7,
+  'aria-required-attr': 10,
+  'aria-required-children': 10,
+  'aria-required-parent': 10,
+  'aria-roles': 7,
+  'aria-text': 7,
+  'aria-toggle-field-name': 7,
+  'aria-tooltip-name': 7,
+  'aria-treeitem-name': 7,
+  'aria-valid-attr-value': 10,
+  'aria-valid-attr': 10,
+  'button-name': 10,
+  bypass: 7,
+  'color-contrast': 7,
+  'definition-list': 7,
+  dlitem: 7,
+  'document-title': 7,
+  'duplicate-id-aria': 10,
+  'form-field-multiple-labels': 3,
+  'frame-title': 7,
+  'heading-order': 3,
+  'html-has-lang': 7,
+  'html-lang-valid': 7,
+  'html-xml-lang-mismatch': 3,
+  'image-alt': 10,
+  'image-redundant-alt': 1,
+  'input-button-name': 10,
+  'input-image-alt': 10,
+  label: 7,
+  'link-in-text-block': 7,
+  'link-name': 7,
+  list: 7,
+  listitem: 7,
+  'meta-refresh': 10,
+  'meta-viewport': 10,
+  'object-alt': 7,
+  'select-name': 7,
+  'skip-link': 3,
+  tabindex: 7,
+  'table-duplicate-name': 1,
+  'target-size': 7,
+  'td-headers-attr': 7,
+  'th-has-data-cells': 7,
+  'valid-lang': 7,
+  'video-caption': 10,
+};
+
+/** Weight of a rule: Lighthouse's when it scores the rule, else the reported impact (moderate if unknown). */
+export function ruleWeight(id: string, impact: string | null | undefined): number {
+  return LIGHTHOUSE_RULE_WEIGHT[id] ?? IMPACT_WEIGHT[impact ?? ''] ?? IMPACT_WEIGHT.moderate!;
+}

@@ -1,0 +1,194 @@
+import type { CheerioAPI } from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
+
+// Read-only helpers over a parsed page, shared by the checks of several dimensions. The parsed
+// document is cached and shared between checks, so nothing here mutates it.
+
+const NOT_RENDERED = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link']);
+const BLOCK = new Set(
+  (
+    'p div section article main header footer nav aside li ul ol dl dt dd table tr td th h1 h2 h3 h4 h5 h6 br hr ' +
+    'blockquote pre form figure figcaption address option select button label'
+  ).split(' '),
+);
+
+export const isElement = (n: AnyNode): n is Element =>
+  n.type === 'tag' || n.type === 'script' || n.type === 'style';
+
+/** Hidden from everyone by markup: the hidden attribute or an inline display:none / visibility:hidden. */
+export function isHiddenByMarkup(el: Element): boolean {
+  if (el.attribs.hidden !== undefined) return true;
+  if (el.name === 'input' && el.attribs.type?.toLowerCase() === 'hidden') return true;
+  const style = (el.attribs.style ?? '').replace(/\s+/g, '').toLowerCase();
+  return style.includes('display:none') || style.includes('visibility:hidden');
+}
+
+/** Rendered text of a subtree: skips scripts, styles and hidden elements; blocks become line breaks. */
+export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NOT_RENDERED): string {
+  if (!node) return '';
+  const parts: string[] = [];
+  const walk = (n: AnyNode) => {
+    if (n.type === 'text') {
+      parts.push((n as unknown as { data: string }).data);
+      return;
+    }
+    if (!isElement(n)) return;
+    if (skip.has(n.name) || isHiddenByMarkup(n)) return;
+    const block = BLOCK.has(n.name);
+    if (block) parts.push('\n');
+    for (const c of n.children) walk(c);
+    if (block) parts.push('\n');
+  };
+  walk(node);
+  return parts.join('');
+}
+
+export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+export function bodyText($: CheerioAPI): string {
+  return textOf($('body').get(0));
+}
+
+const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
+
+/**
+ * The page's main content: <main> / role=main / a single <article> when marked up, else the body
+ * without its header, nav, footer and aside (so boilerplate does not count as content).
+ */
+export function mainText($: CheerioAPI): string {
+  const marked =
+    $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
+  return marked ? textOf(marked) : textOf($('body').get(0), NOT_MAIN);
+}
+
+/** Words of a text: runs of letters or digits (apostrophes and inner hyphens kept). */
+export function words(text: string): string[] {
+  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+}
+
+export interface Heading {
+  level: number;
+  text: string;
+  el: Element;
+}
+
+/** h1-h6 and role=heading elements in document order (aria-level honoured, default 2). */
+export function headings($: CheerioAPI): Heading[] {
+  const out: Heading[] = [];
+  $('h1, h2, h3, h4, h5, h6, [role="heading"]').each((_, el) => {
+    if (isHiddenByMarkup(el)) return;
+    const aria = Number.parseInt(el.attribs['aria-level'] ?? '', 10);
+    const level = /^h[1-6]$/.test(el.name) ? Number(el.name[1]) : Number.isFinite(aria) ? aria : 2;
+    out.push({ level, text: collapse(textOf(el)) || imageAltText($, el), el });
+  });
+  return out;
+}
+
+/** Alt text of images inside an element (a heading or link made of an image). */
+function imageAltText($: CheerioAPI, el: Element): string {
+  return collapse(
+    $(el)
+      .find('img[alt]')
+      .map((_, img) => img.attribs.alt ?? '')
+      .get()
+      .join(' '),
+  );
+}
+
+/** <html lang>, trimmed; null when the attribute is absent. */
+export function htmlLang($: CheerioAPI): string | null {
+  const v = $('html').attr('lang');
+  return v === undefined ? null : v.trim();
+}
+
+/** Rough BCP 47 shape: a 2-3 letter language (the only ones registered) and optional subtags. */
+export function isValidLangTag(tag: string): boolean {
+  return /^[a-z]{2,3}(-[a-z0-9]{1,8})*$/i.test(tag);
+}
+
+/** Absolute URL of an href against the page URL; null when it does not parse. */
+export function resolveUrl(href: string, base: string): URL | null {
+  try {
+    return new URL(href, base);
+  } catch {
+    return null;
+  }
+}
+
+/** Links that lead somewhere: not empty, not a bare fragment placeholder, not javascript:. */
+export function isRealHref(href: string | undefined): boolean {
+  if (href === undefined) return false;
+  const h = href.trim().toLowerCase();
+  return h !== '' && h !== '#' && h !== '#!' && !h.startsWith('javascript:');
+}
+
+/** Inline CSS of the page: every <style> block plus every style attribute. */
+export function inlineCss($: CheerioAPI): { blocks: string[]; attributes: { el: Element; css: string }[] } {
+  const blocks = $('style')
+    .map((_, el) => $(el).text())
+    .get();
+  const attributes: { el: Element; css: string }[] = [];
+  $('[style]').each((_, el) => {
+    attributes.push({ el, css: el.attribs.style ?? '' });
+  });
+  return { blocks, attributes };
+}
+
+/** Value of a <meta name|property=...> (first match, case-insensitive name), trimmed; null if absent. */
+export function metaContent($: CheerioAPI, key: string): string | null {
+  const k = key.toLowerCase();
+  const el = $('meta')
+    .filter((_, m) => (m.attribs.name ?? m.attribs.property ?? '').trim().toLowerCase() === k)
+    .get(0);
+  return el ? (el.attribs.content ?? '').trim() : null;
+}
+
+/** Plain-English list: a, b and c. */
+export function listText(items: string[], max = 5): string {
+  const shown = items.slice(0, max);
+  const more = items.length > max ? ` and ${items.length - max} more` : '';
+  if (shown.length <= 1) return (shown[0] ?? '') + more;
+  if (more) return shown.join(', ') + more;
+  return `${shown.slice(0, -1).join(', ')} and ${shown[shown.length - 1]}`;
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The viewport meta tag: its content and directives (keys and values lower-cased); null if absent. */
+export function viewportMeta($: CheerioAPI): { content: string; directives: Map<string, string> } | null {
+  const content = $('meta[name="viewport" i]').attr('content');
+  if (content === undefined) return null;
+  const directives = new Map<string, string>();
+  for (const part of content.split(/[,;]/)) {
+    const [k, v] = part.split('=').map((s) => s.trim().toLowerCase());
+    if (k) directives.set(k, v ?? '');
+  }
+  return { content, directives };
+}
+
+export interface Section {
+  heading: string | null; // null for the text before the first heading
+  level: number;
+  words: number;
+}
+
+/** Main-content text split at each heading, with its word count (header, nav, footer left out). */
+export function sections($: CheerioAPI): Section[] {
+  const out: Section[] = [{ heading: null, level: 0, words: 0 }];
+  const root = $('main, [role="main"]').get(0) ?? $('body').get(0);
+  const walk = (n: AnyNode) => {
+    if (n.type === 'text') {
+      const current = out[out.length - 1] as Section;
+      current.words += words((n as unknown as { data: string }).data).length;
+      return;
+    }
+    if (!isElement(n) || NOT_MAIN.has(n.name) || isHiddenByMarkup(n)) return;
+    if (/^h[1-6]$/.test(n.name)) {
+      out.push({ heading: collapse(textOf(n)), level: Number(n.name[1]), words: 0 });
+      return;
+    }
+    for (const c of n.children) walk(c);
+  };
+  if (root && isElement(root)) for (const c of root.children) walk(c);
+  return out.filter((s, i) => i > 0 || s.words > 0);
+}
