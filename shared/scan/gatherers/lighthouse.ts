@@ -25,7 +25,10 @@ export function reduceLighthouseReport(lhr: SlimLhr): LighthouseArtifact {
   return artifact;
 }
 
-export async function gatherLighthouse(ctx: BrowserGatherContext, runner: LighthouseRunner): Promise<LighthouseArtifact> {
+export async function gatherLighthouse(
+  ctx: BrowserGatherContext,
+  runner: LighthouseRunner,
+): Promise<LighthouseArtifact> {
   const lhr = await runner.run(ctx.url, { signal: ctx.signal, timeoutMs: ctx.timeoutMs });
   return reduceLighthouseReport(lhr);
 }

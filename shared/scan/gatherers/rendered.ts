@@ -39,7 +39,9 @@ const mobileUa = (major: string) =>
  * functions to `__name(...)` calls, so a no-op `__name` is provided around it.
  */
 function inPage<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<Awaited<R>> {
-  return page.evaluate(`(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`);
+  return page.evaluate(
+    `(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`,
+  );
 }
 
 type ViewportProbe = Omit<RenderedViewport, 'width' | 'height'>;
@@ -57,6 +59,7 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
   const inFold = (r: DOMRect) => r.top + window.scrollY < vh && r.bottom + window.scrollY > 0;
   const label = (el: Element) =>
     clean(
+      // biome-ignore lint/performance/useDomNodeTextContent: the rendered text is what a visitor sees
       (el as HTMLElement).innerText ||
         el.getAttribute('aria-label') ||
         (el as HTMLInputElement).value ||
@@ -126,13 +129,21 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
     if (ctas.length >= 10) break;
     if (!visible(el) || !inFold(el.getBoundingClientRect())) continue;
     const text = label(el);
-    if (!text || text.length > 60) continue;
+    // Icon-only controls (a close "x", a hamburger) are not calls to action.
+    if (text.length > 60 || !/\p{L}.*\p{L}/u.test(text)) continue;
     let looksLikeCta = el.tagName !== 'A';
     if (!looksLikeCta) {
+      // A link is a CTA when it is named or styled like a button, or worded like an action;
+      // navigation menus are not, unless a menu item is explicitly a button.
       const style = getComputedStyle(el);
-      const filled = style.backgroundColor !== 'rgba(0, 0, 0, 0)' && style.backgroundColor !== 'transparent';
       const named = /\b(btn|button|cta)\b|btn-|button-|cta-/i.test(`${el.className} ${el.id}`);
-      looksLikeCta = filled || named || el.getAttribute('role') === 'button' || CTA_WORDS.test(text);
+      const buttonShaped =
+        style.backgroundColor !== 'rgba(0, 0, 0, 0)' &&
+        style.backgroundColor !== 'transparent' &&
+        (Number.parseFloat(style.paddingTop) >= 6 || Number.parseFloat(style.borderTopLeftRadius) > 0);
+      const inNav = el.closest('nav, [role=navigation], [role=menubar]') !== null;
+      looksLikeCta =
+        named || el.getAttribute('role') === 'button' || (!inNav && (buttonShaped || CTA_WORDS.test(text)));
     }
     if (looksLikeCta && !ctas.includes(text)) ctas.push(text);
   }
@@ -152,10 +163,12 @@ type AxeSummary = NonNullable<RenderedArtifact['axe']>;
 async function runAxe(opts: { maxTargets: number }): Promise<AxeSummary> {
   type AxeNode = { target: unknown[] };
   type AxeRule = { id: string; impact?: string | null; help: string; nodes: AxeNode[] };
-  const axe = (window as unknown as { axe: { run(ctx: Document, o: object): Promise<Record<string, AxeRule[]>> } })
-    .axe;
+  const axe = (
+    window as unknown as { axe: { run(ctx: Document, o: object): Promise<Record<string, AxeRule[]>> } }
+  ).axe;
   const r = await axe.run(document, { resultTypes: ['violations'], iframes: false, elementRef: false });
-  const targetText = (t: unknown[]) => t.map((part) => (Array.isArray(part) ? part.join(' ') : String(part))).join(' >>> ');
+  const targetText = (t: unknown[]) =>
+    t.map((part) => (Array.isArray(part) ? part.join(' ') : String(part))).join(' >>> ');
   return {
     violations: (r.violations ?? []).map((v) => ({
       id: v.id,
@@ -212,7 +225,11 @@ async function load(page: Page, url: string): Promise<number> {
   return Math.round(loadMs);
 }
 
-async function openPage(session: BrowserSession, options: BrowserContextOptions, events: PageEvents): Promise<Page> {
+async function openPage(
+  session: BrowserSession,
+  options: BrowserContextOptions,
+  events: PageEvents,
+): Promise<Page> {
   const context = await session.newContext({ ignoreHTTPSErrors: true, ...options });
   const page = await context.newPage();
   listen(page, events);
@@ -236,7 +253,10 @@ function wasBlocked(url: string, blocked: readonly string[]): boolean {
   }
 }
 
-export async function gatherRendered(ctx: BrowserGatherContext, pool: BrowserPool): Promise<RenderedArtifact> {
+export async function gatherRendered(
+  ctx: BrowserGatherContext,
+  pool: BrowserPool,
+): Promise<RenderedArtifact> {
   return pool.use({ signal: ctx.signal, timeoutMs: ctx.timeoutMs ?? DEFAULT_TIMEOUT_MS }, async (session) => {
     const major = session.browserVersion.split('.')[0] ?? '120';
     const events: PageEvents = { consoleErrors: new Set(), failed: new Map() };
@@ -244,7 +264,13 @@ export async function gatherRendered(ctx: BrowserGatherContext, pool: BrowserPoo
       openPage(session, { viewport: DESKTOP, userAgent: desktopUa(major) }, events),
       openPage(
         session,
-        { viewport: MOBILE, isMobile: true, hasTouch: true, deviceScaleFactor: 2, userAgent: mobileUa(major) },
+        {
+          viewport: MOBILE,
+          isMobile: true,
+          hasTouch: true,
+          deviceScaleFactor: 2,
+          userAgent: mobileUa(major),
+        },
         events,
       ),
     ]);
@@ -257,6 +283,7 @@ export async function gatherRendered(ctx: BrowserGatherContext, pool: BrowserPoo
         desktopPage,
         (max: number) => ({
           html: document.documentElement.outerHTML,
+          // biome-ignore lint/performance/useDomNodeTextContent: visible text only, laid out as shown
           text: (document.body?.innerText ?? '').slice(0, max),
           title: document.title,
           doctype: document.doctype ? `<!DOCTYPE ${document.doctype.name}>` : '',
@@ -272,7 +299,7 @@ export async function gatherRendered(ctx: BrowserGatherContext, pool: BrowserPoo
     })();
     const [d, mobile] = await Promise.all([desktopWork, mobileWork]);
 
-    const blockedRequests = [...session.blocked];
+    const blockedRequests = [...new Set(session.blocked)]; // both viewports request the same things
     return {
       finalUrl: d.finalUrl,
       html: `${d.dom.doctype}${d.dom.doctype ? '\n' : ''}${d.dom.html}`.slice(0, MAX_HTML),

@@ -1,0 +1,80 @@
+import { readdirSync, readFileSync } from 'node:fs';
+
+// Process-table helpers (Linux /proc) for guaranteeing, and proving in tests and benchmarks, that
+// no Chromium outlives its owner.
+
+export interface ProcessEntry {
+  pid: number;
+  pgid: number;
+  state: string; // Z = zombie: exited, waiting to be reaped; holds no resources
+  cmdline: string; // arguments joined by spaces; empty for zombies
+}
+
+function readEntry(pid: number): ProcessEntry | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // "pid (comm) state ppid pgrp ...": comm may contain spaces and parentheses.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+    return { pid, pgid: Number(fields[2]), state: fields[0] ?? '?', cmdline };
+  } catch {
+    return null; // exited while we looked
+  }
+}
+
+/** Every process visible in /proc (empty where there is no /proc). */
+export function listProcesses(): ProcessEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: ProcessEntry[] = [];
+  for (const name of names) {
+    if (!/^\d+$/.test(name)) continue;
+    const entry = readEntry(Number(name));
+    if (entry) out.push(entry);
+  }
+  return out;
+}
+
+/** Live (non-zombie) processes whose command line contains `needle`, e.g. a profile directory. */
+export function findProcesses(needle: string): ProcessEntry[] {
+  return listProcesses().filter((p) => p.state !== 'Z' && p.cmdline.includes(needle));
+}
+
+/** Live Chromium processes, optionally only those whose command line contains `needle`. */
+export function countChromiumProcesses(needle = ''): number {
+  return listProcesses().filter(
+    (p) =>
+      p.state !== 'Z' && /chrom(e|ium)/i.test(p.cmdline.split(' ')[0] ?? '') && p.cmdline.includes(needle),
+  ).length;
+}
+
+/** Live processes of a process group. */
+export function groupMembers(pgid: number): ProcessEntry[] {
+  return listProcesses().filter((p) => p.pgid === pgid && p.state !== 'Z');
+}
+
+/** SIGKILLs a whole process group; true when a signal was delivered. */
+export function killGroup(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 'SIGKILL');
+    return true;
+  } catch {
+    return false; // ESRCH: the group is already gone
+  }
+}
+
+/** Kills the group and waits (bounded) until none of its members is alive. */
+export async function killGroupAndWait(pgid: number, timeoutMs = 3000): Promise<boolean> {
+  killGroup(pgid);
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (groupMembers(pgid).length === 0) return true;
+    await new Promise((r) => setTimeout(r, 25));
+    killGroup(pgid);
+  }
+  return groupMembers(pgid).length === 0;
+}
