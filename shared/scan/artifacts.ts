@@ -110,6 +110,8 @@ export interface WellKnownArtifact {
 /** The page fetched with AI agents' user agents: catches a firewall that answers bots 403. */
 export interface AgentFetchesArtifact {
   baselineStatus: number | null; // same URL with our own browser-like user agent
+  /** Decoded size of the baseline response (absent in artifacts stored before it was recorded). */
+  baselineBytes?: number | null;
   fetches: {
     agent: string; // token, e.g. GPTBot
     userAgent: string;
@@ -153,7 +155,13 @@ export interface LighthouseArtifact {
   categories: Record<string, number | null>; // performance, accessibility, best-practices, seo (0..1)
   audits: Record<
     string,
-    { score: number | null; numericValue?: number; displayValue?: string; title: string; scoreDisplayMode: string }
+    {
+      score: number | null;
+      numericValue?: number;
+      displayValue?: string;
+      title: string;
+      scoreDisplayMode: string;
+    }
   >;
   runtimeError?: string;
 }

@@ -66,3 +66,34 @@ describe('AgentFetches gatherer', () => {
     }
   });
 });
+
+describe('challenge pages against the browser baseline', () => {
+  it('an agent served a fraction of the baseline page counts as refused', async () => {
+    const { assessCrawlerAccess } = await import('../../shared/scan/geo/crawler-access.ts');
+    const fetches = {
+      baselineStatus: 200,
+      baselineBytes: 50_000,
+      // every agent gets the same small challenge page: only the baseline size reveals it
+      fetches: ['GPTBot', 'ClaudeBot'].map((agent) => ({
+        agent,
+        userAgent: agent,
+        status: 200,
+        bytes: 3_000,
+      })),
+    };
+    const access = assessCrawlerAccess(
+      { url: 'https://a.test/robots.txt', status: 404, contentType: null, body: '' },
+      'https://a.test/',
+      fetches,
+    );
+    const gpt = access.agents.find((a) => a.token === 'GPTBot');
+    assert.equal(gpt?.firewall, 'blocked');
+    // without the baseline size, identical small answers to every agent look like the real page
+    const legacy = assessCrawlerAccess(
+      { url: 'https://a.test/robots.txt', status: 404, contentType: null, body: '' },
+      'https://a.test/',
+      { ...fetches, baselineBytes: undefined },
+    );
+    assert.equal(legacy.agents.find((a) => a.token === 'GPTBot')?.firewall, 'ok');
+  });
+});

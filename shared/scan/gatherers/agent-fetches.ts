@@ -62,6 +62,7 @@ export async function gatherAgentFetches(ctx: GatherContext, target: URL): Promi
   ]);
   return {
     baselineStatus: baseline!.status,
+    baselineBytes: baseline!.bytes,
     fetches: AI_AGENTS.map((a, i) => ({ agent: a.agent, userAgent: a.userAgent, ...agents[i]! })),
   };
 }

@@ -66,8 +66,9 @@ const REFUSED = new Set([401, 403, 406, 429, 451, 503]);
 
 type Fetch = AgentFetchesArtifact['fetches'][number];
 
-// A 200 with a small fraction of what the other agents got is a challenge page, not the content.
-// (The artifact has no baseline size, so the largest agent response stands in for it.)
+// A 200 with a small fraction of what the browser baseline got is a challenge page, not the
+// content. Artifacts stored before the baseline size was recorded fall back to the largest agent
+// response.
 const CHALLENGE_SHARE = 0.25;
 const CHALLENGE_MIN_PAGE = 2000;
 
@@ -77,10 +78,9 @@ function refused(f: Fetch, all: AgentFetchesArtifact): boolean | null {
   if (base === null || base < 200 || base >= 400) return null;
   if (f.status === null) return f.error ? true : null;
   if (REFUSED.has(f.status)) return true;
-  const largest = Math.max(
-    0,
-    ...all.fetches.map((x) => (x.status !== null && x.status < 300 ? (x.bytes ?? 0) : 0)),
-  );
+  const largest =
+    all.baselineBytes ??
+    Math.max(0, ...all.fetches.map((x) => (x.status !== null && x.status < 300 ? (x.bytes ?? 0) : 0)));
   return f.bytes !== null && largest >= CHALLENGE_MIN_PAGE && f.bytes < CHALLENGE_SHARE * largest;
 }
 
