@@ -40,7 +40,10 @@ export function presentScanA(scan: Scan) {
   };
 }
 
-export function presentScanB(scan: Scan, opts: { agentCorrelation?: number | null; withFindings?: boolean } = {}) {
+export function presentScanB(
+  scan: Scan,
+  opts: { agentCorrelation?: number | null; withFindings?: boolean } = {},
+) {
   const r = modelResult(scan, AGENT_READABILITY);
   return {
     url: scan.url,
@@ -64,7 +67,14 @@ export function presentLlmsTxt(scan: Scan) {
   const artifact = (scan.artifacts as ArtifactSet | null)?.LlmsTxt;
   const origin = new URL(scan.url).origin;
   if (!artifact || isGatherError(artifact)) {
-    const empty: LlmsTxtArtifact = { url: `${origin}/llms.txt`, status: null, contentType: null, body: '', parsed: null, fullUrl: null };
+    const empty: LlmsTxtArtifact = {
+      url: `${origin}/llms.txt`,
+      status: null,
+      contentType: null,
+      body: '',
+      parsed: null,
+      fullUrl: null,
+    };
     return scoreLlmsTxt(empty);
   }
   return scoreLlmsTxt(artifact);

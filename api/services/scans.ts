@@ -1,10 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Scan, ScanMode } from '../../shared/db/tables/scans.ts';
 import { AppError } from '../../shared/errors.ts';
-import type { ScanMode, Scan } from '../../shared/db/tables/scans.ts';
 import { addJob } from '../../shared/jobs/queue.ts';
 import { NetError } from '../../shared/net/net-error.ts';
-import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl, type UrlPolicy } from '../../shared/net/url-policy.ts';
+import {
+  assertUrlAllowed,
+  createUrlPolicy,
+  normalizeTargetUrl,
+  type UrlPolicy,
+} from '../../shared/net/url-policy.ts';
 import type { Services } from './index.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
@@ -22,7 +27,11 @@ export function urlPolicy(services: Pick<Services, 'config'>): UrlPolicy {
 }
 
 /** Normalises and vets a target URL as the API receives it (400 invalid_url / url_not_allowed). */
-export async function vetTargetUrl(services: Pick<Services, 'config'>, input: string, field = 'url'): Promise<URL> {
+export async function vetTargetUrl(
+  services: Pick<Services, 'config'>,
+  input: string,
+  field = 'url',
+): Promise<URL> {
   const url = normalizeTargetUrl(input, field);
   try {
     await assertUrlAllowed(url, urlPolicy(services), field);
@@ -62,7 +71,12 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
           eb('status', 'in', ['queued', 'running']),
           ...(req.fresh || ttl === 0
             ? []
-            : [eb.and([eb('status', '=', 'done'), eb('finished_at', '>', sql<Date>`now() - make_interval(secs => ${ttl})`)])]),
+            : [
+                eb.and([
+                  eb('status', '=', 'done'),
+                  eb('finished_at', '>', sql<Date>`now() - make_interval(secs => ${ttl})`),
+                ]),
+              ]),
         ]),
       )
       .orderBy('created_at', 'desc')
@@ -101,7 +115,13 @@ export async function awaitScan(services: Services, scan: Scan, waitMs: number):
 export function scanFailure(scan: Scan): AppError {
   const e = scan.error ?? { code: 'scan_failed', message: 'The scan failed.' };
   const status = e.code === 'url_not_allowed' ? 400 : 422;
-  return new AppError(status, e.code, status === 400 ? 'URL not allowed' : 'Site could not be scanned', e.message, { scanId: scan.id });
+  return new AppError(
+    status,
+    e.code,
+    status === 400 ? 'URL not allowed' : 'Site could not be scanned',
+    e.message,
+    { scanId: scan.id },
+  );
 }
 
 /** Body of a 202 answer: where and how to poll. */

@@ -32,7 +32,11 @@ export function recommendBundle(
   prices: Map<string, number>,
   config: Pick<Config, 'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'publicSiteUrl'>,
 ): Recommendation {
-  const scored = dimensions.filter((d) => d.score !== null && DIMENSION_PRODUCT[d.id]) as { id: string; name: string; score: number }[];
+  const scored = dimensions.filter((d) => d.score !== null && DIMENSION_PRODUCT[d.id]) as {
+    id: string;
+    name: string;
+    score: number;
+  }[];
   const weak = scored.filter((d) => d.score < NEEDS_WORK);
   if (weak.length >= 4) {
     return {
@@ -53,7 +57,9 @@ export function recommendBundle(
     name: `Focus Bundle: ${weakest.map((d) => d.name).join(', ')}`,
     tagline: `Your weakest areas are ${weakest.map((d) => `${d.name} (${d.score})`).join(', ')}: audit these three first.`,
     bundlePrice: Math.round((sum * FOCUS_DISCOUNT) / 100) * 100,
-    stripeLink: config.STRIPE_LINK_FOCUS ? `${config.STRIPE_LINK_FOCUS}?bundle=${id}` : `${config.publicSiteUrl}/checkout/${id}`,
+    stripeLink: config.STRIPE_LINK_FOCUS
+      ? `${config.STRIPE_LINK_FOCUS}?bundle=${id}`
+      : `${config.publicSiteUrl}/checkout/${id}`,
     products,
   };
 }

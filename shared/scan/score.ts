@@ -9,7 +9,10 @@ import { models } from './models/index.ts';
 /** Models scored for every scan (monitoring, GEO and citability score on demand from artifacts). */
 export const SCAN_MODELS = ['site-audit', 'agent-readability'] as const;
 
-export function scoreArtifacts(artifacts: ArtifactSet, modelIds: readonly string[] = SCAN_MODELS): Record<string, ModelScore> {
+export function scoreArtifacts(
+  artifacts: ArtifactSet,
+  modelIds: readonly string[] = SCAN_MODELS,
+): Record<string, ModelScore> {
   const runs = runChecks(allChecks, artifacts);
   const out: Record<string, ModelScore> = {};
   for (const id of modelIds) {

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { ModelScore } from '../../shared/scan/engine.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { closeBrowserResources, browserResources } from '../../worker/scan/browser-resources.ts';
-import { runScan } from '../../worker/scan/run-scan.ts';
 import { loadConfig } from '../../shared/config.ts';
+import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import type { ModelScore } from '../../shared/scan/engine.ts';
+import { browserResources, closeBrowserResources } from '../../worker/scan/browser-resources.ts';
+import { runScan } from '../../worker/scan/run-scan.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // The corpus static sites served on 127.0.0.1 and scanned end to end through the real gatherers
@@ -39,7 +39,9 @@ async function scan(rel: string, mode: 'quick' | 'full') {
   return { ...out, site: out.results['site-audit']!, seconds: (Date.now() - started) / 1000 };
 }
 
-describe('static corpus sites, scanned over HTTP', { skip: present ? false : `corpus not found at ${SITES}` }, () => {
+describe('static corpus sites, scanned over HTTP', {
+  skip: present ? false : `corpus not found at ${SITES}`,
+}, () => {
   it('w3c-bad-demo: accessibility of after/home is at least 25 points above before/home (quick)', async () => {
     const before = dim((await scan('w3c-bad-demo/before/home.html', 'quick')).site, 'accessibility');
     const after = dim((await scan('w3c-bad-demo/after/home.html', 'quick')).site, 'accessibility');
@@ -65,14 +67,23 @@ describe('static corpus sites, scanned over HTTP', { skip: present ? false : `co
     const before = await scan('w3c-bad-demo/before/home.html', 'full');
     const after = await scan('w3c-bad-demo/after/home.html', 'full');
     for (const r of [before, after]) {
-      assert.ok(!('error' in (r.artifacts.Rendered ?? {})), `rendered: ${JSON.stringify(r.artifacts.Rendered).slice(0, 300)}`);
-      assert.ok(!('error' in (r.artifacts.Lighthouse ?? {})), `lighthouse: ${JSON.stringify(r.artifacts.Lighthouse).slice(0, 300)}`);
+      assert.ok(
+        !('error' in (r.artifacts.Rendered ?? {})),
+        `rendered: ${JSON.stringify(r.artifacts.Rendered).slice(0, 300)}`,
+      );
+      assert.ok(
+        !('error' in (r.artifacts.Lighthouse ?? {})),
+        `lighthouse: ${JSON.stringify(r.artifacts.Lighthouse).slice(0, 300)}`,
+      );
     }
     const a = dim(after.site, 'accessibility').score!;
     const b = dim(before.site, 'accessibility').score!;
     assert.ok(a - b >= 25, `full mode: after ${a} vs before ${b}`);
     const landing = await scan('startbootstrap-landing-page/index.html', 'full');
-    assert.ok(!('error' in (landing.artifacts.Rendered ?? {})), 'landing page rendered despite unreachable CDN assets');
+    assert.ok(
+      !('error' in (landing.artifacts.Rendered ?? {})),
+      'landing page rendered despite unreachable CDN assets',
+    );
     assert.match(dim(landing.site, 'conversion').passes.join('\n'), /call to action/i);
   });
 });

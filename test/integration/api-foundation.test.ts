@@ -130,7 +130,9 @@ describe('metrics', () => {
     const closed = await startTestApi({ METRICS_TOKEN: 'a-metrics-token-of-length' });
     try {
       assert.equal((await call(closed.url, '/metrics')).status, 401);
-      const ok = await call(closed.url, '/metrics', { headers: { authorization: 'Bearer a-metrics-token-of-length' } });
+      const ok = await call(closed.url, '/metrics', {
+        headers: { authorization: 'Bearer a-metrics-token-of-length' },
+      });
       assert.equal(ok.status, 200);
     } finally {
       await closed.close();

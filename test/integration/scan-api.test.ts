@@ -31,9 +31,11 @@ before(async () => {
         res.writeHead(302, { location: `http://127.0.0.1:${canaryPort}/` }).end();
       },
       '/canary-assets': (_req, res) => {
-        res.writeHead(200, { 'content-type': 'text/html' }).end(
-          `<!doctype html><html lang="en"><head><title>x</title><script src="http://127.0.0.1:${canaryPort}/x.js"></script></head><body><img src="http://127.0.0.1:${canaryPort}/i.png" alt="i"><iframe src="http://127.0.0.1:${canaryPort}/"></iframe></body></html>`,
-        );
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(
+            `<!doctype html><html lang="en"><head><title>x</title><script src="http://127.0.0.1:${canaryPort}/x.js"></script></head><body><img src="http://127.0.0.1:${canaryPort}/i.png" alt="i"><iframe src="http://127.0.0.1:${canaryPort}/"></iframe></body></html>`,
+          );
       },
     },
   });
@@ -50,7 +52,9 @@ after(async () => {
 describe('GET /api/v1/scan (A)', () => {
   it('scans a site in quick mode: 7 dimensions with issues and passes, documented shape', async () => {
     const key = await t.newKey('A', 'free');
-    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, { key });
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, {
+      key,
+    });
     assert.equal(res.status, 200, res.text);
     spec.check('GET', '/api/v1/scan', res);
     assert.equal(res.body.url, `${site.origin}/`);
@@ -66,13 +70,22 @@ describe('GET /api/v1/scan (A)', () => {
     assert.equal(res.body.recommendation, undefined);
     // plain http on a test server: security must say so
     const security = res.body.dimensions.find((d: { id: string }) => d.id === 'security');
-    assert.ok(security.issues.some((i: string) => /https/i.test(i)), security.issues.join('\n'));
+    assert.ok(
+      security.issues.some((i: string) => /https/i.test(i)),
+      security.issues.join('\n'),
+    );
   });
 
   it('serves the same URL and mode from the stored result within the TTL, and adds a recommendation', async () => {
     const key = await t.newKey('A', 'pro');
-    const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, { key });
-    const b = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&include_recommendation=true`, { key });
+    const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, {
+      key,
+    });
+    const b = await call(
+      t.url,
+      `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&include_recommendation=true`,
+      { key },
+    );
     assert.equal(a.body.scanId, b.body.scanId);
     const rec = b.body.recommendation;
     assert.ok(rec, 'recommendation present');
@@ -85,7 +98,9 @@ describe('GET /api/v1/scan (A)', () => {
   it('answers 202 with a Location when the scan outlasts the wait, then the result on polling', async () => {
     const key = await t.newKey('A', 'agent');
     const target = `${site.origin}/docs/`;
-    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(target)}&mode=quick&wait=0`, { key });
+    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(target)}&mode=quick&wait=0`, {
+      key,
+    });
     assert.equal(res.status, 202);
     spec.check('GET', '/api/v1/scan', res);
     const location = res.headers.get('location')!;
@@ -109,7 +124,10 @@ describe('GET /api/v1/scan (A)', () => {
 
 describe('POST /api/public/scan (B)', () => {
   it('returns the five weighted dimensions, the grade and the research signal', async () => {
-    const res = await call(t.url, '/api/public/scan', { method: 'POST', body: { url: site.origin, mode: 'quick' } });
+    const res = await call(t.url, '/api/public/scan', {
+      method: 'POST',
+      body: { url: site.origin, mode: 'quick' },
+    });
     assert.equal(res.status, 200, res.text);
     spec.check('POST', '/api/public/scan', res);
     assert.equal(res.body.methodologyVersion, '2.0.1');
@@ -124,8 +142,16 @@ describe('POST /api/public/scan (B)', () => {
         ['transactability', 0.15],
       ],
     );
-    const composite = Math.round(res.body.dimensions.reduce((s: number, d: { weight: number; score: number }) => s + d.weight * d.score, 0));
-    assert.ok(Math.abs(composite - res.body.overallScore) <= 1, `composite ${composite} vs ${res.body.overallScore}`);
+    const composite = Math.round(
+      res.body.dimensions.reduce(
+        (s: number, d: { weight: number; score: number }) => s + d.weight * d.score,
+        0,
+      ),
+    );
+    assert.ok(
+      Math.abs(composite - res.body.overallScore) <= 1,
+      `composite ${composite} vs ${res.body.overallScore}`,
+    );
     assert.deepEqual(res.body.researchSignals, [{ id: 'agent_correlation', weight: 0, score: null }]);
   });
 });
@@ -156,7 +182,11 @@ describe('URL safety through the API', () => {
 
   it('a page that redirects to a forbidden address fails the scan with url_not_allowed; the canary sees nothing', async () => {
     const key = await t.newKey('A', 'agent');
-    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/to-canary`)}&mode=quick&wait=60`, { key });
+    const res = await call(
+      t.url,
+      `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/to-canary`)}&mode=quick&wait=60`,
+      { key },
+    );
     assert.equal(res.status, 400, res.text);
     assert.equal(res.body.code, 'url_not_allowed');
     assert.equal(canaryHits, 0);
@@ -164,7 +194,11 @@ describe('URL safety through the API', () => {
 
   it("a page's script, image and iframe pointing at a forbidden address are never fetched", async () => {
     const key = await t.newKey('A', 'agent');
-    const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/canary-assets`)}&mode=quick&wait=60`, { key });
+    const res = await call(
+      t.url,
+      `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/canary-assets`)}&mode=quick&wait=60`,
+      { key },
+    );
     assert.equal(res.status, 200, res.text);
     assert.equal(canaryHits, 0);
   });

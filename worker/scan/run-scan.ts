@@ -1,15 +1,15 @@
+import type { ScanMode } from '../../shared/db/tables/scans.ts';
+import { gathererFailures, scanDuration } from '../../shared/metrics.ts';
+import type { UrlPolicy } from '../../shared/net/url-policy.ts';
+import { SIGHTLINE_USER_AGENT } from '../../shared/net/user-agent.ts';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import type { ModelScore } from '../../shared/scan/engine.ts';
 import { gatherQuick } from '../../shared/scan/gatherers/index.ts';
 import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
-import type { ScanMode } from '../../shared/db/tables/scans.ts';
-import { SIGHTLINE_USER_AGENT } from '../../shared/net/user-agent.ts';
-import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import { gathererFailures, scanDuration } from '../../shared/metrics.ts';
-import type { BrowserPool } from '../browser/pool.ts';
 import type { LighthouseRunner } from '../browser/lighthouse.ts';
+import type { BrowserPool } from '../browser/pool.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
 // run), then score every model. Used by the scan_url task and by `sightline scan` alike.
@@ -45,8 +45,9 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
   const endTotal = scanDuration.startTimer({ mode, phase: 'total' });
   const onPhase = deps.onPhase ?? (() => {});
   const quick = timed(mode, 'quick', () =>
-    gatherQuick({ url, policy: deps.policy, signal: deps.signal, userAgent: SIGHTLINE_USER_AGENT, log: deps.log }, (p) =>
-      onPhase(`gather:${p}`),
+    gatherQuick(
+      { url, policy: deps.policy, signal: deps.signal, userAgent: SIGHTLINE_USER_AGENT, log: deps.log },
+      (p) => onPhase(`gather:${p}`),
     ),
   );
   let artifacts: ArtifactSet;
@@ -66,7 +67,8 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
     artifacts = await quick;
   }
   for (const [name, value] of Object.entries(artifacts)) {
-    if (value && typeof value === 'object' && 'error' in value && Object.keys(value).length === 1) gathererFailures.inc({ gatherer: name });
+    if (value && typeof value === 'object' && 'error' in value && Object.keys(value).length === 1)
+      gathererFailures.inc({ gatherer: name });
   }
   onPhase('score');
   const results = scoreArtifacts(artifacts);

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { scanTopic } from '../../api/services/scans.ts';
 import { AppError } from '../../shared/errors.ts';
 import { notify } from '../../shared/jobs/events.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { browserResources } from '../scan/browser-resources.ts';
 import { runScan } from '../scan/run-scan.ts';
 import { defineTask } from '../task.ts';
@@ -16,7 +16,11 @@ export default defineTask({
     const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
     if (!scan) return log.warn({ scanId }, 'scan row is gone; nothing to do');
     if (scan.status === 'done') return;
-    await db.updateTable('scans').set({ status: 'running', phase: 'starting', started_at: new Date() }).where('id', '=', scanId).execute();
+    await db
+      .updateTable('scans')
+      .set({ status: 'running', phase: 'starting', started_at: new Date() })
+      .where('id', '=', scanId)
+      .execute();
 
     const deadlineMs = scan.mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS;
     const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
@@ -26,10 +30,21 @@ export default defineTask({
       // Progress is for pollers; at most a couple of writes a second is plenty.
       if (Date.now() - lastPhaseWrite < 500) return;
       lastPhaseWrite = Date.now();
-      void db.updateTable('scans').set({ phase }).where('id', '=', scanId).where('status', '=', 'running').execute().catch(() => {});
+      void db
+        .updateTable('scans')
+        .set({ phase })
+        .where('id', '=', scanId)
+        .where('status', '=', 'running')
+        .execute()
+        .catch(() => {});
     };
 
-    const finish = async (values: { status: 'done' | 'failed'; error?: object; artifacts?: object; results?: object }) => {
+    const finish = async (values: {
+      status: 'done' | 'failed';
+      error?: object;
+      artifacts?: object;
+      results?: object;
+    }) => {
       await db.transaction().execute(async (trx) => {
         await trx
           .updateTable('scans')
@@ -60,12 +75,19 @@ export default defineTask({
         // Without the main document there is nothing to score: say why instead of scoring zeros.
         const e = page && isGatherError(page) ? page.error : { message: 'page not gathered' };
         const code = e.code === 'url_not_allowed' ? 'url_not_allowed' : 'site_unreachable';
-        await finish({ status: 'failed', error: { code, message: `Could not fetch ${scan.url}: ${e.message}` }, artifacts: outcome.artifacts });
+        await finish({
+          status: 'failed',
+          error: { code, message: `Could not fetch ${scan.url}: ${e.message}` },
+          artifacts: outcome.artifacts,
+        });
         log.info({ scanId, url: scan.url, code }, 'scan failed: page unreachable');
         return;
       }
       await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results });
-      log.info({ scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore }, 'scan done');
+      log.info(
+        { scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore },
+        'scan done',
+      );
     } catch (err) {
       if (signal.aborted) throw err; // shutting down: leave it to the retry
       const code = err instanceof AppError ? err.code : deadline.aborted ? 'scan_timeout' : 'scan_error';

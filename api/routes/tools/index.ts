@@ -43,7 +43,12 @@ export default [
     async handler(ctx, { body }, services) {
       const url = await vetTargetUrl(services, body.url);
       const scan = await requestScan(services, { url, mode: 'quick', accountId: null });
-      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'citability');
+      await answer(
+        ctx,
+        services,
+        await awaitScan(services, scan, services.config.SCAN_WAIT_MS),
+        'citability',
+      );
     },
   }),
 ];
