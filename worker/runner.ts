@@ -1,8 +1,16 @@
+import { EventEmitter } from 'node:events';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Logger as GwLogger, parseCrontab, type Runner, run, type TaskList } from 'graphile-worker';
+import {
+  Logger as GwLogger,
+  parseCrontab,
+  type Runner,
+  run,
+  type TaskList,
+  type WorkerEvents,
+} from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../shared/config.ts';
 import { createDb } from '../shared/db/pool.ts';
@@ -58,6 +66,11 @@ export async function startWorker(
 
   const heartbeat = new Heartbeat(handle.db);
   const crontab = opts.crontab === undefined ? fs.readFileSync(CRONTAB, 'utf8') : opts.crontab;
+  // graphile-worker emits worker:create inside run(): the listener must be on the emitter first.
+  const events: WorkerEvents = new EventEmitter();
+  events.on('worker:create', ({ worker }) => {
+    void heartbeat.add(worker.workerId).catch((err) => log.warn({ err }, 'heartbeat failed'));
+  });
   const runner = await run({
     pgPool,
     concurrency: config.WORKER_CONCURRENCY,
@@ -66,9 +79,7 @@ export async function startWorker(
     noHandleSignals: true,
     pollInterval: 2000,
     logger: graphileLogger(log),
-  });
-  runner.events.on('worker:create', ({ worker }) => {
-    void heartbeat.add(worker.workerId).catch((err) => log.warn({ err }, 'heartbeat failed'));
+    events,
   });
   registerQueueDepth(() => queueDepth(handle.db));
 

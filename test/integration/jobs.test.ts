@@ -63,8 +63,8 @@ describe('jobs', () => {
     );
     try {
       const topic = `probe:${randomUUID()}`;
-      // An independent listener records that the worker's NOTIFY really arrived; the waiter's
-      // check only succeeds after that, so the waiter must have been woken by (or after) it.
+      // The waiter checks once on subscribing, then once per signal for its topic: a second
+      // check means a signal reached it. An independent listener confirms the worker sent one.
       const raw = new pg.Client({ connectionString: db.url });
       await raw.connect();
       let notified = false;
@@ -72,9 +72,12 @@ describe('jobs', () => {
         if (m.payload === topic) notified = true;
       });
       await raw.query(`listen ${CHANNEL}`);
-      const waiting = events.waitFor(topic, async () => (notified ? 'done' : undefined), 20_000);
+      let checks = 0;
+      const waiting = events.waitFor(topic, async () => (++checks >= 2 ? 'done' : undefined), 20_000);
       await addJob(handle.db, 'probe', { topic });
       assert.equal(await waiting, 'done');
+      for (let i = 0; i < 50 && !notified; i++) await new Promise((r) => setTimeout(r, 20));
+      assert.ok(notified, 'the worker sent the completion signal');
       await raw.end();
       const missed = await events.waitFor(`nobody:${randomUUID()}`, async () => undefined, 300);
       assert.equal(missed, undefined);
@@ -123,5 +126,23 @@ describe('jobs', () => {
     ).rows;
     assert.equal(rows.find((r) => String(r.id) === String(id))!.locked_by, null);
     assert.equal(rows.find((r) => String(r.id) === String(liveId))!.locked_by, 'worker-live');
+  });
+});
+
+describe('worker heartbeats', () => {
+  it('a running worker records a heartbeat for each of its graphile workers, and removes them on stop', async () => {
+    const worker = await startWorker(loadConfig({ ...process.env, WORKER_CONCURRENCY: '2' }), db.url, { metricsPort: null, crontab: null });
+    let rows: { worker_id: string }[] = [];
+    try {
+      for (let i = 0; i < 50 && rows.length === 0; i++) {
+        rows = (await sql<{ worker_id: string }>`select worker_id from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(handle.db)).rows;
+        if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.ok(rows.length >= 1, 'heartbeat rows written');
+    } finally {
+      await worker.close();
+    }
+    const after = (await sql<{ n: string }>`select count(*) as n from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(handle.db)).rows[0]!;
+    assert.equal(Number(after.n), 0);
   });
 });
