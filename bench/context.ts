@@ -81,6 +81,8 @@ export async function startContext(
       HOST: '127.0.0.1',
       PORT: '0',
       LOG_LEVEL: 'silent',
+      // Scan sections serve their sites on 127.0.0.1 at ports only known once they run.
+      SCAN_ALLOW_HOSTS: [process.env.SCAN_ALLOW_HOSTS, '127.0.0.1'].filter(Boolean).join(','),
     });
     const handle = createDb(databaseUrl, { max: 10, application: 'sightline-bench' });
     cleanups.push(handle.close);

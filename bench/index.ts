@@ -1,17 +1,25 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { type BenchRow, type Section, startContext } from './context.ts';
+import { fanoutSection } from './fanout.ts';
 import { httpSection } from './http.ts';
 import { jobsSection } from './jobs.ts';
+import { scansSection } from './scans.ts';
+import { soakSection } from './soak.ts';
 
 // `npm run bench [-- [--seconds N] [--connections N] [section ...]]`: runs the named sections (all
-// when none is named) against one embedded Postgres (or DATABASE_URL), one API and one worker,
+// but ON_DEMAND when none is named) against one embedded Postgres (or DATABASE_URL), one API and one worker,
 // and prints a markdown table. A new section is a file bench/<name>.ts exporting a Section,
 // registered here.
 const SECTIONS: Record<string, Section> = {
   http: httpSection,
   jobs: jobsSection,
+  fanout: fanoutSection,
+  scans: scansSection,
+  soak: soakSection,
 };
+// Run only when named: too long for the default set.
+const ON_DEMAND = new Set(['soak']);
 
 function table(rows: { section: string; row: BenchRow }[]): string {
   const lines = ['| section | measurement | result | notes |', '|---|---|---|---|'];
@@ -34,7 +42,7 @@ async function main(): Promise<number> {
     console.error('--seconds must be 1..120 and --connections a positive integer');
     return 2;
   }
-  const names = positionals.length ? positionals : Object.keys(SECTIONS);
+  const names = positionals.length ? positionals : Object.keys(SECTIONS).filter((n) => !ON_DEMAND.has(n));
   const unknown = names.filter((n) => !SECTIONS[n]);
   if (unknown.length) {
     console.error(`unknown section(s): ${unknown.join(', ')}; known: ${Object.keys(SECTIONS).join(', ')}`);
