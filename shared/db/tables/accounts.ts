@@ -11,5 +11,7 @@ export interface AccountsTable {
   beta_flags: ColumnType<Record<string, boolean>, string | undefined, string>;
   notification_preferences: ColumnType<Record<string, unknown>, string | undefined, string>;
   created_at: ColumnType<Date, never, never>;
+  /** Standard Webhooks signing secret (whsec_...), made on first use by shared/webhooks. */
+  webhook_secret: ColumnType<string | null, never, string>;
 }
 export type Account = Selectable<AccountsTable>;

@@ -1,0 +1,173 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { AppError, type FieldError } from '../../shared/errors.ts';
+import { rateLimited } from '../../shared/metrics.ts';
+import { type AuthResult, authenticate, type Principal } from '../auth.ts';
+import { takeToken } from '../rate-limit.ts';
+import type { RouteContext } from '../route.ts';
+import { API_VERSION } from '../routes/status/index.ts';
+import type { Services } from '../services/index.ts';
+import { invalidParams, RPC, RpcError, rpcErrorFor } from './errors.ts';
+import { listing } from './tool.ts';
+import { TOOLS } from './tools/index.ts';
+
+// The MCP server, built per HTTP request (stateless Streamable HTTP) on the SDK's low-level
+// Server: its McpServer wrapper turns every tool failure into an isError result, while the
+// contract wants real JSON-RPC errors for a missing key (-32001), a low tier (-32002) and bad
+// arguments (-32602). initialize and tools/list need no key; tools/call authenticates, counts
+// against the key's hourly budget (the one REST calls share), then checks tier and arguments.
+
+export const MCP_SERVER_NAME = 'sightline';
+
+const MCP_INSTRUCTIONS =
+  'Sightline scans websites. Send your API key as `Authorization: Bearer <API_KEY>`: sl_live_ keys ' +
+  'get the site-audit tools, ar_ keys the agent-readability tools. Every tools/call counts against the ' +
+  "key's hourly limit. A scan still running when the tool stops waiting returns its id and status: " +
+  'call the tool again with the same arguments to collect the result.';
+
+/** One HTTP request's caller: its key (looked up at most once), rate-limit headers and log identity. */
+export class McpCaller {
+  private auth?: Promise<AuthResult>;
+  readonly header: string | undefined;
+  /** Set once a call in this request was refused by the rate limit: the HTTP answer becomes 429. */
+  retryAfter?: number;
+
+  constructor(
+    readonly services: Services,
+    private readonly ctx: RouteContext,
+  ) {
+    this.header = ctx.get('authorization') || undefined;
+  }
+
+  authenticate(): Promise<AuthResult> {
+    this.auth ??= authenticate(this.services.db, this.header);
+    return this.auth;
+  }
+
+  get ip(): string {
+    return this.ctx.ip;
+  }
+
+  /** The request log names the account, as for REST calls. */
+  identify(principal: Principal): void {
+    this.ctx.state.principal = principal;
+  }
+
+  /** Takes one call from the bucket, as the REST guard does; refuses when it is empty. */
+  async count(bucket: string, max: number, kind: 'ip' | 'key', what: string): Promise<void> {
+    const state = await takeToken(this.services.db, bucket, max);
+    this.ctx.set('X-RateLimit-Limit', String(state.limit));
+    this.ctx.set('X-RateLimit-Remaining', String(state.remaining));
+    this.ctx.set('X-RateLimit-Reset', String(state.reset));
+    if (state.allowed) return;
+    rateLimited.inc({ kind });
+    const retryAfter = Math.max(1, state.reset - Math.floor(Date.now() / 1000));
+    this.retryAfter = retryAfter;
+    throw new RpcError(
+      RPC.rateLimited,
+      `Rate limit of ${state.limit} calls per hour for ${what} exceeded; retry after ${retryAfter}s.`,
+      {
+        code: 'rate_limited',
+        limit: state.limit,
+        remaining: state.remaining,
+        reset: state.reset,
+        retryAfter,
+      },
+    );
+  }
+}
+
+const UNAUTHORIZED_DETAIL = {
+  missing: 'A valid API key is required: send Authorization: Bearer <API_KEY>.',
+  malformed: 'The API key is not valid.',
+  unknown: 'The API key is not valid.',
+  revoked: 'This API key has been revoked.',
+} as const;
+
+async function authorise(caller: McpCaller): Promise<Principal> {
+  const auth = await caller.authenticate();
+  if (!auth.ok) {
+    // Failed keys are counted per client address, which also slows key guessing.
+    const { RATE_LIMIT_IP_DEFAULT } = caller.services.config;
+    await caller.count(`ip:default:${caller.ip}`, RATE_LIMIT_IP_DEFAULT, 'ip', 'this client address');
+    throw new RpcError(RPC.unauthorized, UNAUTHORIZED_DETAIL[auth.reason], { code: 'unauthorized' });
+  }
+  const p = auth.principal;
+  caller.identify(p);
+  await caller.count(`key:${p.keyId}`, p.limit, 'key', 'this API key');
+  return p;
+}
+
+function argumentErrors(
+  issues: { path: PropertyKey[]; message: string; code: string; keys?: string[] }[],
+): FieldError[] {
+  return issues.map((i) => ({
+    // An unknown argument has an empty path; its name is in `keys`.
+    field: i.path.length ? i.path.map(String).join('.') : (i.keys?.join(', ') ?? '(arguments)'),
+    message: i.message,
+  }));
+}
+
+async function callTool(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
+  const { services } = caller;
+  const principal = await authorise(caller);
+  const tools = TOOLS[principal.variant];
+  const tool = tools.find((t) => t.name === name);
+  if (!tool) {
+    throw new RpcError(
+      RPC.invalidParams,
+      `Unknown tool ${name} for a variant ${principal.variant} key; its tools are ${tools.map((t) => t.name).join(', ')}.`,
+      { code: 'unknown_tool', errors: [{ field: 'name', message: 'unknown tool' }] },
+    );
+  }
+  if (tool.tiers && !tool.tiers.includes(principal.tier)) {
+    throw new RpcError(
+      RPC.tierRequired,
+      `${name} needs a ${tool.tiers.join(' or ')} tier key; this key's tier is ${principal.tier}.`,
+      { code: 'tier_required', tiers: tool.tiers },
+    );
+  }
+  const parsed = tool.input.safeParse(args ?? {});
+  if (!parsed.success) throw invalidParams(name, argumentErrors(parsed.error.issues));
+  try {
+    const out = await tool.run(parsed.data, { services, principal });
+    return {
+      content: [{ type: 'text', text: out.text }],
+      structuredContent: out.structured as Record<string, unknown>,
+    };
+  } catch (err) {
+    if (err instanceof AppError) {
+      const rpc = rpcErrorFor(name, err);
+      if (rpc) throw rpc;
+      if (err.status < 500) {
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `${err.title} (${err.code}): ${err.detail}` }],
+        };
+      }
+    }
+    services.log.error({ err, tool: name }, 'mcp tool failed');
+    throw new RpcError(RPC.internal, 'Internal error; it has been logged.', { code: 'internal_error' });
+  }
+}
+
+export function createMcpServer(caller: McpCaller): Server {
+  const server = new Server(
+    { name: MCP_SERVER_NAME, title: 'Sightline', version: API_VERSION },
+    { capabilities: { tools: {} }, instructions: MCP_INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    // No key (or a bad one) lists variant A's tools; a valid B key lists B's.
+    const auth = caller.header ? await caller.authenticate() : undefined;
+    const variant = auth?.ok ? auth.principal.variant : 'A';
+    return { tools: TOOLS[variant].map(listing) };
+  });
+  server.setRequestHandler(CallToolRequestSchema, (request) =>
+    callTool(caller, request.params.name, request.params.arguments),
+  );
+  return server;
+}

@@ -1,0 +1,361 @@
+import { AppError } from '../../shared/errors.ts';
+import { NetError } from '../../shared/net/net-error.ts';
+import type { UrlPolicy } from '../../shared/net/url-policy.ts';
+import { SIGHTLINE_USER_AGENT } from '../../shared/net/user-agent.ts';
+import {
+  type GatherError,
+  isGatherError,
+  type PageArtifact,
+  type ResourcesArtifact,
+  type RobotsTxtArtifact,
+  type SitemapArtifact,
+} from '../../shared/scan/artifacts.ts';
+import { loadDocument } from '../../shared/scan/computed/document.ts';
+import { errorText } from '../../shared/scan/gatherers/fetch-text.ts';
+import { gatherPage } from '../../shared/scan/gatherers/page.ts';
+import { gatherResources } from '../../shared/scan/gatherers/resources.ts';
+import { gatherRobotsTxt } from '../../shared/scan/gatherers/robots-txt.ts';
+import { gatherSitemap } from '../../shared/scan/gatherers/sitemap.ts';
+import type { GatherContext } from '../../shared/scan/gatherers/types.ts';
+import { groupsFor, isAllowed } from '../../shared/scan/parsers/robots-txt.ts';
+
+// The audit crawl: the target page, then same-origin pages found in its links and the sitemap,
+// breadth first, with the quick gatherers (Page and Resources) on each. robots.txt is honoured
+// for our own product token, including Crawl-delay (capped). Bounded by a page count, a total
+// fetch count and a time budget; the site-wide files (robots.txt, sitemap) are read once.
+
+export const CRAWLER_TOKEN = 'SightlineBot';
+
+const PAGE_TIMEOUT_MS = 15_000;
+const RESOURCES_TIMEOUT_MS = 15_000;
+const FILE_TIMEOUT_MS = 12_000;
+const MAX_CRAWL_DELAY_S = 5;
+// Links to files that are not pages are never fetched as pages.
+const NOT_A_PAGE =
+  /\.(pdf|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|bz2|rar|7z|mp[34]|m4a|mov|avi|webm|ogg|wav|woff2?|ttf|otf|eot|css|js|mjs|json|xml|txt|csv|exe|dmg|iso|apk|docx?|xlsx?|pptx?|odt)$/i;
+
+export interface CrawlOptions {
+  start: URL;
+  policy: UrlPolicy;
+  maxPages: number;
+  budgetMs: number;
+  concurrency: number;
+  signal: AbortSignal;
+  log?: (msg: string) => void;
+  onPage?: (pagesSoFar: number) => void;
+}
+
+export interface CrawledPage {
+  url: string; // final URL, after redirects
+  depth: number; // links from the start page
+  source: 'start' | 'link' | 'sitemap';
+  linkedFrom: string | null; // the page whose link led here
+  Page: PageArtifact;
+  Resources: ResourcesArtifact | GatherError;
+}
+
+export interface CrawlResult {
+  origin: string;
+  robots: RobotsTxtArtifact;
+  sitemap: SitemapArtifact | GatherError;
+  crawlDelaySeconds: number | null;
+  pages: CrawledPage[]; // start page first, then breadth first
+  skipped: {
+    disallowedByRobots: string[];
+    notHtml: string[];
+    errors: { url: string; error: string }[];
+    offSite: number; // redirected to another origin
+    notVisited: number; // still queued when a bound was reached
+  };
+  durationMs: number;
+}
+
+/** Why an audit could not be made; `permanent` failures are not retried. */
+export class AuditFailure extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly permanent: boolean,
+  ) {
+    super(message);
+    this.name = 'AuditFailure';
+  }
+}
+
+export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
+  const started = Date.now();
+  const ctx: GatherContext = {
+    url: opts.start,
+    policy: opts.policy,
+    signal: opts.signal,
+    userAgent: SIGHTLINE_USER_AGENT,
+    log: opts.log,
+  };
+
+  let robots = await readRobots(ctx, opts.start);
+  assertAllowed(robots, opts.start.href);
+  const first = await guarded(opts.signal, PAGE_TIMEOUT_MS, (signal) => gatherPage({ ...ctx, signal }));
+  const start = startPage(first, opts.start);
+  const finalUrl = new URL(start.finalUrl);
+  const origin = finalUrl.origin;
+  if (origin !== opts.start.origin) {
+    // robots.txt is per origin: the site we actually crawl is where the start page landed.
+    robots = await readRobots(ctx, finalUrl);
+    assertAllowed(robots, finalUrl.href);
+  }
+  const site = { ...ctx, url: finalUrl };
+  const sitemap = await guarded(opts.signal, FILE_TIMEOUT_MS, (signal) =>
+    gatherSitemap({ ...site, signal }, finalUrl, robots),
+  );
+  const crawlDelay = crawlDelayOf(robots);
+
+  const result: CrawlResult = {
+    origin,
+    robots,
+    sitemap,
+    crawlDelaySeconds: crawlDelay,
+    pages: [],
+    skipped: { disallowedByRobots: [], notHtml: [], errors: [], offSite: 0, notVisited: 0 },
+    durationMs: 0,
+  };
+  const seen = new Set<string>([keyOf(opts.start.href), keyOf(start.finalUrl)]);
+  type Item = { url: string; depth: number; source: CrawledPage['source']; linkedFrom: string | null };
+  const queue: Item[] = [];
+  const enqueue = (url: string, item: Omit<Item, 'url'>) => {
+    const key = keyOf(url);
+    if (seen.has(key)) return;
+    seen.add(key);
+    queue.push({ url: key, ...item });
+  };
+
+  const addPage = async (page: PageArtifact, item: Omit<Item, 'url'>) => {
+    // An error page is a broken link: recorded, but its subresources and links are not followed.
+    const Resources =
+      page.status >= 400
+        ? { error: { message: 'not gathered for an error page', code: 'error_page' } }
+        : await guarded(opts.signal, RESOURCES_TIMEOUT_MS, (signal) =>
+            gatherResources({ ...site, signal }, page),
+          );
+    result.pages.push({ url: page.finalUrl, ...item, Page: page, Resources });
+    opts.onPage?.(result.pages.length);
+    if (page.status >= 400) return;
+    for (const link of pageLinks(page, origin)) {
+      enqueue(link, { depth: item.depth + 1, source: 'link', linkedFrom: page.finalUrl });
+    }
+  };
+
+  await addPage(start, { depth: 0, source: 'start', linkedFrom: null });
+  if (!isGatherError(sitemap)) {
+    for (const url of sitemap.urls) {
+      if (sameOrigin(url, origin)) enqueue(url, { depth: 1, source: 'sitemap', linkedFrom: null });
+    }
+  }
+
+  // Non-pages and errors cost fetches too: bound those as well.
+  let dispatched = 1;
+  const maxDispatched = opts.maxPages * 2;
+  const deadline = started + opts.budgetMs;
+  const concurrency = crawlDelay ? 1 : opts.concurrency;
+  const finalSeen = new Set<string>([keyOf(start.finalUrl)]);
+
+  const visit = async (item: Item) => {
+    if (!isAllowed(robots.body, CRAWLER_TOKEN, item.url)) {
+      result.skipped.disallowedByRobots.push(item.url);
+      return;
+    }
+    if (crawlDelay) await sleep(crawlDelay * 1000, opts.signal);
+    const page = await guarded(opts.signal, PAGE_TIMEOUT_MS, (signal) =>
+      gatherPage({ ...site, url: new URL(item.url), signal }),
+    );
+    if (isGatherError(page)) {
+      result.skipped.errors.push({ url: item.url, error: page.error.message });
+      return;
+    }
+    const final = keyOf(page.finalUrl);
+    if (!sameOrigin(final, origin)) {
+      result.skipped.offSite++;
+      return;
+    }
+    if (finalSeen.has(final)) return; // another URL already led here
+    finalSeen.add(final);
+    // A redirect may land on a path robots.txt keeps us out of: then we do not look at it.
+    if (!isAllowed(robots.body, CRAWLER_TOKEN, final)) {
+      result.skipped.disallowedByRobots.push(final);
+      return;
+    }
+    if (page.status < 400 && !isHtml(page)) {
+      result.skipped.notHtml.push(final);
+      return;
+    }
+    await addPage(page, item);
+  };
+
+  await new Promise<void>((resolve) => {
+    let active = 0;
+    const pump = () => {
+      while (
+        active < concurrency &&
+        queue.length > 0 &&
+        result.pages.length + active < opts.maxPages &&
+        dispatched < maxDispatched &&
+        Date.now() < deadline &&
+        !opts.signal.aborted
+      ) {
+        const item = queue.shift()!;
+        active++;
+        dispatched++;
+        void visit(item)
+          .catch((err) => result.skipped.errors.push({ url: item.url, error: errorText(err) }))
+          .finally(() => {
+            active--;
+            pump();
+          });
+      }
+      if (active === 0) resolve();
+    };
+    pump();
+  });
+  if (opts.signal.aborted) throw opts.signal.reason ?? new Error('aborted');
+  result.skipped.notVisited = queue.length;
+  result.durationMs = Date.now() - started;
+  return result;
+}
+
+/** The start page, or why the audit cannot go on (retried unless it can only fail again). */
+function startPage(page: PageArtifact | GatherError, url: URL): PageArtifact {
+  if (isGatherError(page)) {
+    const code = page.error.code === 'url_not_allowed' ? 'url_not_allowed' : 'site_unreachable';
+    throw new AuditFailure(
+      code,
+      `Could not fetch ${url.href}: ${page.error.message}`,
+      code === 'url_not_allowed',
+    );
+  }
+  if (page.status >= 400) {
+    // Server errors and throttling may pass; a page that does not exist will not appear on retry.
+    const transient = page.status >= 500 || page.status === 408 || page.status === 429;
+    throw new AuditFailure('site_error', `${page.finalUrl} answered HTTP ${page.status}`, !transient);
+  }
+  if (!isHtml(page)) {
+    throw new AuditFailure(
+      'not_html',
+      `${page.finalUrl} is not an HTML page (${page.contentType ?? 'no content type'})`,
+      true,
+    );
+  }
+  return page;
+}
+
+async function readRobots(ctx: GatherContext, base: URL): Promise<RobotsTxtArtifact> {
+  const robots = await gatherRobotsTxt(ctx, base);
+  // RFC 9309 2.3.1.3-4: an unreachable robots.txt or a server error means "assume complete
+  // disallow" for now; a 4xx means there are no rules.
+  if (robots.error?.startsWith('url_not_allowed')) {
+    throw new AuditFailure('url_not_allowed', `${robots.url}: ${robots.error}`, true);
+  }
+  if (robots.status === null || robots.status >= 500) {
+    throw new AuditFailure(
+      'robots_unreachable',
+      `${robots.url} could not be read (${robots.error ?? `HTTP ${robots.status}`}); crawling waits until it can be`,
+      false,
+    );
+  }
+  return robots;
+}
+
+function assertAllowed(robots: RobotsTxtArtifact, url: string): void {
+  if (isAllowed(robots.body, CRAWLER_TOKEN, url)) return;
+  throw new AuditFailure(
+    'robots_disallowed',
+    `${robots.url} does not allow ${CRAWLER_TOKEN} to fetch ${url}. Add "User-agent: ${CRAWLER_TOKEN}" with "Allow: /" to audit the site.`,
+    true,
+  );
+}
+
+function crawlDelayOf(robots: RobotsTxtArtifact): number | null {
+  const delays = groupsFor(robots.body, CRAWLER_TOKEN).flatMap((g) => (g.crawlDelay ? [g.crawlDelay] : []));
+  return delays.length ? Math.min(Math.max(...delays), MAX_CRAWL_DELAY_S) : null;
+}
+
+/** Same-origin links of a page, absolute, without fragments; files that are not pages left out. */
+export function pageLinks(page: Pick<PageArtifact, 'html' | 'finalUrl'>, origin: string): string[] {
+  const $ = loadDocument(page.html);
+  let base: URL;
+  try {
+    base = new URL($('base[href]').first().attr('href') ?? page.finalUrl, page.finalUrl);
+  } catch {
+    base = new URL(page.finalUrl);
+  }
+  const out = new Set<string>();
+  $('a[href], area[href]').each((_, el) => {
+    const href = $(el).attr('href')?.trim();
+    if (!href || href.startsWith('#')) return;
+    let url: URL;
+    try {
+      url = new URL(href, base);
+    } catch {
+      return;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
+    if (url.origin !== origin || NOT_A_PAGE.test(url.pathname)) return;
+    out.add(keyOf(url.href));
+  });
+  return [...out];
+}
+
+/** The URL as the crawl identifies it: fragment dropped, everything else kept. */
+function keyOf(url: string): string {
+  const u = new URL(url);
+  u.hash = '';
+  return u.href;
+}
+
+function sameOrigin(url: string, origin: string): boolean {
+  try {
+    return new URL(url).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+function isHtml(page: PageArtifact): boolean {
+  return page.contentType === null || /html/i.test(page.contentType);
+}
+
+/** Runs one gatherer under its own deadline and the crawl's; failures become GatherErrors. */
+async function guarded<T>(
+  outer: AbortSignal,
+  timeoutMs: number,
+  fn: (signal: AbortSignal) => Promise<T>,
+): Promise<T | GatherError> {
+  const signal = AbortSignal.any([outer, AbortSignal.timeout(timeoutMs)]);
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => reject(new NetError('timeout', `no answer within ${timeoutMs} ms`));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([fn(signal), aborted]);
+  } catch (err) {
+    const code = err instanceof AppError || err instanceof NetError ? err.code : 'gather_failed';
+    return { error: { message: err instanceof Error ? err.message : String(err), code } };
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+    aborted.catch(() => {});
+  }
+}
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(t);
+        resolve();
+      },
+      { once: true },
+    );
+  });
+}

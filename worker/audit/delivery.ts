@@ -1,0 +1,44 @@
+import type { Kysely } from 'kysely';
+import { reportUrl } from '../../api/services/audits.ts';
+import type { Config } from '../../shared/config.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { AuditOrder } from '../../shared/db/tables/audit-orders.ts';
+import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import { deliverWebhook, type WebhookAttempt } from '../../shared/webhooks/deliver.ts';
+
+export const AUDIT_DELIVERED = 'audit.delivered';
+
+/** The audit.delivered payload of decisions.md, exactly. */
+export function deliveredPayload(order: AuditOrder, config: Pick<Config, 'publicBaseUrl'>) {
+  return {
+    event: AUDIT_DELIVERED,
+    order_id: order.id,
+    product: order.product,
+    target_url: order.target_url,
+    status: order.status,
+    delivered_at: order.delivered_at!.toISOString(),
+    report_summary: order.report_summary ?? '',
+    report_url: reportUrl(config, order),
+  };
+}
+
+/**
+ * Sends audit.delivered once per order: the dedupe key makes a re-run (after a crash between the
+ * delivered commit and the send) send it if it was never attempted, and never send it twice.
+ */
+export async function notifyDelivered(
+  db: Kysely<Database>,
+  config: Config,
+  order: AuditOrder,
+): Promise<WebhookAttempt | null> {
+  if (!order.webhook_url || order.status !== 'delivered') return null;
+  return deliverWebhook(db, {
+    accountId: order.account_id,
+    url: order.webhook_url,
+    event: AUDIT_DELIVERED,
+    payload: deliveredPayload(order, config),
+    policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
+    subject: order.id,
+    dedupeKey: `${AUDIT_DELIVERED}:${order.id}`,
+  });
+}
