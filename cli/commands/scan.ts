@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl } from '../../shared/net/url-policy.ts';
+import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { browserResources, closeBrowserResources } from '../../worker/scan/browser-resources.ts';
 import { runScan } from '../../worker/scan/run-scan.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
@@ -26,7 +26,9 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
   const started = Date.now();
   const progress = (phase: string) => io.err(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${phase}`);
   progress(`scanning ${url} (${mode})`);
-  const deadline = AbortSignal.timeout(mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS);
+  const deadline = AbortSignal.timeout(
+    mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS,
+  );
   try {
     const { artifacts, results } = await runScan(url, mode, {
       policy,
@@ -53,7 +55,10 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
       }
     }
     const failed = Object.entries(artifacts).filter(([, v]) => isGatherError(v));
-    if (failed.length) io.out(`\nnot gathered: ${failed.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`);
+    if (failed.length)
+      io.out(
+        `\nnot gathered: ${failed.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`,
+      );
     return 0;
   } finally {
     await closeBrowserResources();

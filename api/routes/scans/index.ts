@@ -1,12 +1,20 @@
 import { z } from 'zod';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
-import { notFound } from '../../../shared/errors.ts';
 import type { Scan } from '../../../shared/db/tables/scans.ts';
+import { notFound } from '../../../shared/errors.ts';
 import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
-import { listProducts } from '../../services/products.ts';
 import type { Services } from '../../services/index.ts';
-import { awaitScan, getScan, pendingBody, requestScan, scanFailure, vetTargetUrl } from '../../services/scans.ts';
+import { listProducts } from '../../services/products.ts';
+import {
+  awaitScan,
+  getScan,
+  pendingBody,
+  requestScan,
+  scanFailure,
+  vetTargetUrl,
+} from '../../services/scans.ts';
+import { CitabilityScore, LlmsTxtReport } from '../tools/schema.ts';
 import {
   locationHeader,
   PublicScanBody,
@@ -17,9 +25,8 @@ import {
   ScanResultB,
   ScanViewQuery,
 } from './schema.ts';
-import { CitabilityScore, LlmsTxtReport } from '../tools/schema.ts';
 
-async function presentA(services: Services, scan: Scan, withRecommendation: boolean) {
+export async function presentA(services: Services, scan: Scan, withRecommendation: boolean) {
   const body = presentScanA(scan);
   if (!withRecommendation) return body;
   const prices = new Map((await listProducts(services.db)).map((p) => [p.id, p.price_pence]));
@@ -42,7 +49,13 @@ async function present(services: Services, scan: Scan, view: ScanView, withRecom
 }
 
 /** 200 with the result, or 202 + Location while the worker is still on it. */
-export async function answer(ctx: RouteContext, services: Services, scan: Scan, view: ScanView, withRecommendation = false) {
+export async function answer(
+  ctx: RouteContext,
+  services: Services,
+  scan: Scan,
+  view: ScanView,
+  withRecommendation = false,
+) {
   if (scan.status === 'failed') throw scanFailure(scan);
   if (scan.status !== 'done') {
     const location = `/api/v1/scans/${scan.id}?view=${view}${withRecommendation ? '&include_recommendation=true' : ''}`;
@@ -76,7 +89,11 @@ export default [
     },
     async handler(ctx, { query }, services) {
       const url = await vetTargetUrl(services, query.url);
-      const scan = await requestScan(services, { url, mode: query.mode, accountId: ctx.state.principal!.accountId });
+      const scan = await requestScan(services, {
+        url,
+        mode: query.mode,
+        accountId: ctx.state.principal!.accountId,
+      });
       const done = await awaitScan(services, scan, waitMs(services, query.wait));
       await answer(ctx, services, done, 'a', query.include_recommendation ?? false);
     },

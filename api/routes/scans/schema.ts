@@ -8,8 +8,17 @@ const booleanQuery = z
 export const ScanQueryA = z.object({
   url: z.string().min(1).max(2048).describe('Host or full URL to scan'),
   include_recommendation: booleanQuery.describe('Add the recommended audit bundle'),
-  mode: z.enum(['quick', 'full']).default('full').describe('quick: plain HTTP only; full: adds a browser render and Lighthouse'),
-  wait: z.coerce.number().int().min(0).max(120).optional().describe('Seconds to wait for the result before answering 202'),
+  mode: z
+    .enum(['quick', 'full'])
+    .default('full')
+    .describe('quick: plain HTTP only; full: adds a browser render and Lighthouse'),
+  wait: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(120)
+    .optional()
+    .describe('Seconds to wait for the result before answering 202'),
 });
 
 export const PublicScanBody = z.object({
@@ -68,8 +77,12 @@ export const ScanResultB = z
     methodologyVersion: z.string(),
     overallScore: z.number().int().min(0).max(100),
     grade: z.string(),
-    dimensions: z.array(z.object({ id: z.string(), weight: z.number(), score: z.number().int().min(0).max(100) })),
-    researchSignals: z.array(z.object({ id: z.string(), weight: z.number(), score: z.number().int().nullable() })),
+    dimensions: z.array(
+      z.object({ id: z.string(), weight: z.number(), score: z.number().int().min(0).max(100) }),
+    ),
+    researchSignals: z.array(
+      z.object({ id: z.string(), weight: z.number(), score: z.number().int().nullable() }),
+    ),
     issues: z.array(z.string()).optional(),
     passes: z.array(z.string()).optional(),
     scanId: z.string(),
