@@ -1,9 +1,11 @@
 import { ConfigError } from '../shared/config.ts';
 import { AppError } from '../shared/errors.ts';
 import { accounts, usage as accountsUsage } from './commands/accounts.ts';
+import { audits, usage as auditsUsage } from './commands/audits.ts';
 import { keys, usage as keysUsage } from './commands/keys.ts';
 import { scan, usage as scanUsage } from './commands/scan.ts';
 import { migrateCommand, serve } from './commands/serve.ts';
+import { subscriptions, usage as subscriptionsUsage } from './commands/subscriptions.ts';
 import { type CliIO, UsageError } from './context.ts';
 
 const HELP = `sightline: website scanning, audit and monitoring
@@ -14,7 +16,9 @@ const HELP = `sightline: website scanning, audit and monitoring
   sightline migrate            apply migrations (Procfile: release)
   ${scanUsage}
   ${accountsUsage}
+  ${auditsUsage.split('\n').join('\n  ')}
   ${keysUsage.split('\n').join('\n  ')}
+  ${subscriptionsUsage.split('\n').join('\n  ')}
 
 Configuration comes from environment variables (see README).`;
 
@@ -35,8 +39,12 @@ export async function main(
         return await migrateCommand(io);
       case 'accounts':
         return await accounts(rest, io);
+      case 'audits':
+        return await audits(rest, io);
       case 'keys':
         return await keys(rest, io);
+      case 'subscriptions':
+        return await subscriptions(rest, io);
       case 'scan':
         return await scan(rest, io);
       case undefined:

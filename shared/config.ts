@@ -37,6 +37,8 @@ const ConfigSchema = z.object({
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),
   STRIPE_LINK_FOCUS: z.string().url().optional(),
+  MONITOR_SCAN_MODE: z.enum(['quick', 'full']).default('quick'),
+  MONITOR_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
   AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
   AUDIT_CRAWL_BUDGET_MS: z.coerce.number().int().min(1000).default(180_000),
   AUDIT_FULL_PAGES: z.coerce.number().int().min(0).max(10).default(1),

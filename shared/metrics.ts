@@ -76,3 +76,66 @@ export const gathererFailures = new client.Counter({
   labelNames: ['gatherer'] as const,
   registers: [registry],
 });
+
+export const auditOrders = new client.Counter({
+  name: 'sightline_audit_orders_total',
+  help: 'Audit order transitions, by product and the state entered (paid, generating, delivered, failed)',
+  labelNames: ['product', 'state'] as const,
+  registers: [registry],
+});
+
+export const auditGenerationDuration = new client.Histogram({
+  name: 'sightline_audit_generation_duration_seconds',
+  help: 'Audit report generation time (crawl, checks, report), by product and outcome',
+  labelNames: ['product', 'outcome'] as const,
+  buckets: [1, 2.5, 5, 10, 20, 40, 80, 160, 300, 600, 900],
+  registers: [registry],
+});
+
+export const webhookDeliveries = new client.Counter({
+  name: 'sightline_webhook_deliveries_total',
+  help: 'Outbound webhook attempts, by event and outcome (delivered, failed)',
+  labelNames: ['event', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const webhookLatency = new client.Histogram({
+  name: 'sightline_webhook_delivery_duration_seconds',
+  help: 'Outbound webhook attempt time until the answer (or the error), by event',
+  labelNames: ['event'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+export const monitorSitesDue = new client.Gauge({
+  name: 'sightline_monitor_sites_due',
+  help: 'Monitored sites found due by the latest fan-out run (its backlog; near 0 between runs)',
+  registers: [registry],
+});
+
+export const monitorScansScheduled = new client.Counter({
+  name: 'sightline_monitor_scans_scheduled_total',
+  help: 'Monitor scan jobs enqueued by the fan-out',
+  registers: [registry],
+});
+
+export const monitorFanoutDuration = new client.Histogram({
+  name: 'sightline_monitor_fanout_duration_seconds',
+  help: 'Time of one monitor fan-out run (all its batches)',
+  buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60],
+  registers: [registry],
+});
+
+export const monitorScans = new client.Counter({
+  name: 'sightline_monitor_scans_total',
+  help: 'Monitor scans recorded, by site type (own, competitor) and outcome (ok, down)',
+  labelNames: ['site_type', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const monitorAlerts = new client.Counter({
+  name: 'sightline_monitor_alerts_total',
+  help: 'Monitoring alerts, by type and delivery outcome (delivered, failed, no_webhook)',
+  labelNames: ['type', 'delivery'] as const,
+  registers: [registry],
+});

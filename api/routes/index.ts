@@ -1,10 +1,25 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
+import audits from './audits/index.ts';
+import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
+import monitor from './monitor/index.ts';
 import products from './products/index.ts';
 import scans from './scans/index.ts';
 import status from './status/index.ts';
+import statusPage from './status-page/index.ts';
 import tools from './tools/index.ts';
 
 // Every endpoint, one module per resource.
-export const routes: RouteDef[] = [...status, ...products, ...account, ...scans, ...tools, ...meta];
+export const routes: RouteDef[] = [
+  ...status,
+  ...products,
+  ...account,
+  ...scans,
+  ...audits,
+  ...tools,
+  ...mcp,
+  ...monitor,
+  ...statusPage,
+  ...meta,
+];

@@ -28,7 +28,8 @@ export default defineCheck({
     }
     const missing = NAP.filter((p) => !hasValue(node[p]));
     const evidence = { type: node['@type'], missing };
-    if (missing.length === 0) return pass('LocalBusiness structured data names the business, its address and phone', evidence);
+    if (missing.length === 0)
+      return pass('LocalBusiness structured data names the business, its address and phone', evidence);
     return graded(
       1 - missing.length / NAP.length,
       `LocalBusiness structured data lacks ${listText([...missing])}`,

@@ -6,7 +6,8 @@ import { anyNodeHas } from './lib/local.ts';
 
 // "Open now?" is among the commonest local questions; search engines answer it from
 // openingHours / openingHoursSpecification, visitors from the page text.
-const HOURS_HEADING = /\b(opening hours|opening times|hours of operation|business hours|office hours|we're open|we are open)\b/i;
+const HOURS_HEADING =
+  /\b(opening hours|opening times|hours of operation|business hours|office hours|we're open|we are open)\b/i;
 const DAY_AND_TIME =
   /\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\b[^.\n]{0,25}?\b\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm)?\s*(?:-|–|to)\s*\d{1,2}(?:[:.]\d{2})?/i;
 

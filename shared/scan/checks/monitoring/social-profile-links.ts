@@ -26,7 +26,12 @@ function network(href: string): string | null {
   } catch {
     return null;
   }
-  if (!/^https?:$/.test(url.protocol) || SHARE_PATH.test(url.pathname) || url.pathname.replace(/\/+$/, '') === '') return null;
+  if (
+    !/^https?:$/.test(url.protocol) ||
+    SHARE_PATH.test(url.pathname) ||
+    url.pathname.replace(/\/+$/, '') === ''
+  )
+    return null;
   const host = url.hostname.toLowerCase();
   return NETWORKS.find(([, re]) => re.test(host))?.[0] ?? null;
 }

@@ -15,11 +15,16 @@ export default defineCheck({
   },
   run({ Page }) {
     const $ = loadDocument(Page.html);
-    const image = metaContent($, 'og:image') || metaContent($, 'twitter:image') || metaContent($, 'twitter:image:src');
+    const image =
+      metaContent($, 'og:image') || metaContent($, 'twitter:image') || metaContent($, 'twitter:image:src');
     if (!image) return fail('No share image (og:image): shared links show no picture');
     const evidence = { image: image.slice(0, 300) };
     if (!/^https?:\/\//i.test(image)) {
-      return warn(`Share image "${image.slice(0, 80)}" is not an absolute URL, so networks cannot fetch it`, 0.3, evidence);
+      return warn(
+        `Share image "${image.slice(0, 80)}" is not an absolute URL, so networks cannot fetch it`,
+        0.3,
+        evidence,
+      );
     }
     if (/^http:/i.test(image) && Page.finalUrl.startsWith('https:')) {
       return warn('Share image is served over plain http; some networks refuse it', 0.7, evidence);

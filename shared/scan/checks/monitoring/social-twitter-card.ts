@@ -20,9 +20,11 @@ export default defineCheck({
     const card = metaContent($, 'twitter:card');
     const hasOpenGraph = Boolean(metaContent($, 'og:title') || metaContent($, 'og:image'));
     const evidence = { card, hasOpenGraph };
-    if (card && CARD_TYPES.includes(card.toLowerCase())) return pass(`Page declares a ${card} card for X`, evidence);
+    if (card && CARD_TYPES.includes(card.toLowerCase()))
+      return pass(`Page declares a ${card} card for X`, evidence);
     if (card) return warn(`twitter:card "${card.slice(0, 40)}" is not a card type X knows`, 0.4, evidence);
-    if (hasOpenGraph) return warn('No twitter:card tag: X shows a bare link despite the Open Graph tags', 0.5, evidence);
+    if (hasOpenGraph)
+      return warn('No twitter:card tag: X shows a bare link despite the Open Graph tags', 0.5, evidence);
     return fail('No twitter:card or Open Graph tags: shared links show as bare URLs', evidence);
   },
 });

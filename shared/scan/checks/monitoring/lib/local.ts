@@ -61,7 +61,11 @@ export function localBusinessNode(data: StructuredData): JsonLdNode | undefined 
 }
 
 export const hasValue = (v: unknown): boolean =>
-  typeof v === 'string' ? v.trim() !== '' : Array.isArray(v) ? v.length > 0 : typeof v === 'object' && v !== null;
+  typeof v === 'string'
+    ? v.trim() !== ''
+    : Array.isArray(v)
+      ? v.length > 0
+      : typeof v === 'object' && v !== null;
 
 /** Any JSON-LD node carrying this property (e.g. a PostalAddress nested in an Organization). */
 export function anyNodeHas(data: StructuredData, prop: string): boolean {

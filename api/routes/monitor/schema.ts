@@ -1,0 +1,124 @@
+import { z } from 'zod';
+
+// Field names and timestamps as interface.md and decisions.md give them: camelCase resource
+// fields, snake_case request fields, epoch milliseconds for lastScannedAt / nextScanDueAt /
+// scannedAt.
+
+const score = z.number().int().min(0).max(100);
+const epochMs = z.number().int().describe('Epoch milliseconds');
+
+export const DimensionScores = z
+  .object({
+    seo: score,
+    speed: score,
+    copy: score,
+    social: score,
+    local: score,
+    competitor: score
+      .optional()
+      .describe(
+        "Standing against the account's competitors (100 = ahead of all); omitted when there are none",
+      ),
+    ai: score,
+  })
+  .meta({ id: 'MonitorDimensionScores' });
+
+export const MonitoredSite = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    label: z.string(),
+    status: z.enum(['active', 'paused']),
+    siteType: z.enum(['own', 'competitor']),
+    lastScannedAt: epochMs.nullable().describe('Epoch milliseconds; null until the first scan'),
+    nextScanDueAt: epochMs,
+    webhook_url: z.string().nullable().describe('Where alerts go (own sites); null for none'),
+    alert_threshold: z.number().int().describe('Points of drop that trigger an alert'),
+  })
+  .meta({ id: 'MonitoredSite' });
+
+export const SubscriptionSummary = z
+  .object({
+    tier: z.enum(['growth', 'agency']),
+    siteQuota: z.number().int(),
+    status: z.enum(['active']),
+    scanFrequency: z.enum(['daily', 'weekly']),
+    sitesUsed: z.number().int().describe('Own sites and competitors, which share the quota'),
+    statusPageUrl: z.string().describe('Public status page of the own sites (no login)'),
+  })
+  .meta({ id: 'SubscriptionSummary' });
+
+export const SiteList = z
+  .object({ sites: z.array(MonitoredSite), subscription: SubscriptionSummary })
+  .meta({ id: 'MonitoredSiteList' });
+
+export const LatestMonitorScan = z
+  .object({
+    id: z.number().int(),
+    siteId: z.number().int(),
+    status: z.enum(['ok', 'down']).describe('down: the page could not be fetched (scores are then 0)'),
+    overallScore: score,
+    dimensionScores: DimensionScores,
+    issues: z.array(z.string()),
+    scannedAt: epochMs,
+  })
+  .meta({ id: 'LatestMonitorScan' });
+
+const ComparedSite = z
+  .object({
+    id: z.number().int(),
+    url: z.string(),
+    label: z.string(),
+    latestScan: z
+      .object({
+        overallScore: score,
+        dimensionScores: DimensionScores,
+        scannedAt: epochMs,
+        status: z.enum(['ok', 'down']),
+      })
+      .nullable()
+      .describe('null until the site has been scanned'),
+  })
+  .meta({ id: 'ComparedSite' });
+
+export const Comparison = z
+  .object({ own: ComparedSite, competitors: z.array(ComparedSite) })
+  .meta({ id: 'MonitorComparison' });
+
+const label = z.string().trim().min(1).max(200);
+const threshold = z.number().int().min(1).max(100);
+const url = z.string().min(1).max(2048);
+
+export const AddSiteBody = z.object({
+  url: url.describe('Host or full URL of your site'),
+  label: label.optional().describe('Display name; defaults to the host'),
+  webhook_url: url
+    .optional()
+    .describe('Where monitoring.alert webhooks are POSTed (Growth and Agency plans)'),
+  alert_threshold: threshold.default(10).describe('Points of drop that trigger an alert'),
+});
+
+export const AddCompetitorBody = z.object({
+  url: url.describe("Host or full URL of a competitor's site"),
+  label: label.optional().describe('Display name; defaults to the host'),
+});
+
+export const UpdateSiteBody = z
+  .object({
+    label: label.optional(),
+    webhook_url: url.nullable().optional().describe('null removes the webhook'),
+    alert_threshold: threshold.optional(),
+    status: z.enum(['active', 'paused']).optional().describe('paused: kept with its history, not scanned'),
+  })
+  .refine((b) => Object.keys(b).length > 0, {
+    message: 'give at least one of label, webhook_url, alert_threshold, status',
+  });
+
+export const SiteIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const CompareParams = z.object({
+  siteId: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER),
+});
+
+export const siteLocation = {
+  Location: { description: 'The new site', schema: { type: 'string' } },
+};

@@ -1,0 +1,346 @@
+import { type Kysely, sql } from 'kysely';
+import type { Config } from '../../shared/config.ts';
+import type { Database } from '../../shared/db/database.ts';
+import type { MonitorScan } from '../../shared/db/tables/monitor-scans.ts';
+import type { MonitoredSite, SiteType } from '../../shared/db/tables/monitored-sites.ts';
+import type { Subscription } from '../../shared/db/tables/subscriptions.ts';
+import { AppError, badRequest, notFound, quotaExceeded, subscriptionRequired } from '../../shared/errors.ts';
+import { monitorJobKey } from '../../worker/monitoring/fanout.ts';
+import type { Services } from './index.ts';
+import { vetTargetUrl } from './scans.ts';
+
+// Monitored sites of a subscriber. Every call needs an active subscription; own sites and
+// competitors share its quota, checked under a lock on the subscription row so concurrent adds
+// cannot overshoot it. A new site is due at once: the next fan-out tick (each minute) scans it.
+
+/** How many scans the status page and the history keep in view per site. */
+export const HISTORY_LENGTH = 30;
+const RECENT_ALERTS = 10;
+
+export const statusPageUrl = (config: Pick<Config, 'publicSiteUrl'>, token: string) =>
+  `${config.publicSiteUrl}/status/${token}`;
+
+export async function requireSubscription(db: Kysely<Database>, accountId: string): Promise<Subscription> {
+  const sub = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!sub) {
+    throw subscriptionRequired(
+      'Monitoring needs an active Growth or Agency subscription on this account; none is active.',
+    );
+  }
+  return sub;
+}
+
+export async function listSites(services: Services, accountId: string) {
+  const subscription = await requireSubscription(services.db, accountId);
+  const sites = await services.db
+    .selectFrom('monitored_sites')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id')
+    .execute();
+  return { sites, subscription, statusPageUrl: statusPageUrl(services.config, subscription.status_token) };
+}
+
+export interface NewSite {
+  url: string;
+  label?: string;
+  webhookUrl?: string;
+  alertThreshold?: number;
+  siteType: SiteType;
+}
+
+const defaultLabel = (url: URL) => url.hostname + (url.pathname === '/' ? '' : url.pathname);
+
+export async function addSite(services: Services, accountId: string, input: NewSite): Promise<MonitoredSite> {
+  await requireSubscription(services.db, accountId);
+  const url = await vetTargetUrl(services, input.url);
+  const webhookUrl = input.webhookUrl
+    ? (await vetTargetUrl(services, input.webhookUrl, 'webhook_url')).toString()
+    : null;
+  return services.db.transaction().execute(async (trx) => {
+    const sub = await trx
+      .selectFrom('subscriptions')
+      .select(['plan', 'site_quota'])
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'active')
+      .forUpdate()
+      .executeTakeFirst();
+    if (!sub) throw subscriptionRequired('The monitoring subscription is no longer active.');
+    const { used } = await trx
+      .selectFrom('monitored_sites')
+      .select((eb) => eb.fn.countAll<number>().as('used'))
+      .where('account_id', '=', accountId)
+      .executeTakeFirstOrThrow();
+    if (Number(used) >= sub.site_quota) {
+      throw quotaExceeded(
+        `The ${sub.plan} plan monitors up to ${sub.site_quota} sites, own sites and competitors together, and all ${sub.site_quota} are in use. Remove one first${sub.plan === 'growth' ? ', or move to the Agency plan (25 sites)' : ''}.`,
+      );
+    }
+    const site = await trx
+      .insertInto('monitored_sites')
+      .values({
+        account_id: accountId,
+        url: url.toString(),
+        label: input.label ?? defaultLabel(url),
+        site_type: input.siteType,
+        webhook_url: webhookUrl,
+        alert_threshold: input.alertThreshold,
+      })
+      .onConflict((oc) => oc.columns(['account_id', 'url']).doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (!site) {
+      throw new AppError(
+        409,
+        'site_exists',
+        'Site already monitored',
+        `${url.toString()} is already monitored by this account.`,
+      );
+    }
+    return site;
+  });
+}
+
+/** A site of this account (404 for anyone else's: ids are not secrets, but sites are private). */
+export async function getSite(db: Kysely<Database>, accountId: string, id: number): Promise<MonitoredSite> {
+  const site = await db
+    .selectFrom('monitored_sites')
+    .selectAll()
+    .where('id', '=', String(id))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!site) throw notFound(`No monitored site ${id} on this account.`);
+  return site;
+}
+
+export interface SitePatch {
+  label?: string;
+  webhookUrl?: string | null;
+  alertThreshold?: number;
+  status?: 'active' | 'paused';
+}
+
+export async function updateSite(services: Services, accountId: string, id: number, patch: SitePatch) {
+  await requireSubscription(services.db, accountId);
+  const site = await getSite(services.db, accountId, id);
+  if (site.site_type === 'competitor' && (patch.webhookUrl || patch.alertThreshold !== undefined)) {
+    throw badRequest('Competitor sites never alert: they take no webhook_url or alert_threshold.', [
+      {
+        field: patch.webhookUrl ? 'body.webhook_url' : 'body.alert_threshold',
+        message: 'not for competitor sites',
+      },
+    ]);
+  }
+  const webhookUrl =
+    patch.webhookUrl === undefined || patch.webhookUrl === null
+      ? patch.webhookUrl
+      : (await vetTargetUrl(services, patch.webhookUrl, 'webhook_url')).toString();
+  return services.db
+    .updateTable('monitored_sites')
+    .set({
+      ...(patch.label !== undefined ? { label: patch.label } : {}),
+      ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
+      ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
+      ...(patch.status !== undefined ? { status: patch.status } : {}),
+      updated_at: sql<Date>`now()`,
+    })
+    .where('id', '=', site.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+/** Removes the site with its scans and alerts, and its pending scan job. */
+export async function removeSite(services: Services, accountId: string, id: number): Promise<void> {
+  await requireSubscription(services.db, accountId);
+  const site = await getSite(services.db, accountId, id);
+  await services.db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('monitored_sites').where('id', '=', site.id).execute();
+    await sql`select graphile_worker.remove_job(${monitorJobKey(site.id)})`.execute(trx);
+  });
+}
+
+async function latestScans(db: Kysely<Database>, siteIds: string[]): Promise<Map<string, MonitorScan>> {
+  if (siteIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('monitor_scans')
+    .selectAll()
+    .distinctOn('site_id')
+    .where('site_id', 'in', siteIds)
+    .orderBy('site_id')
+    .orderBy('scanned_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+  return new Map(rows.map((r) => [r.site_id, r]));
+}
+
+export async function latestScan(
+  services: Services,
+  accountId: string,
+  siteId: number,
+): Promise<MonitorScan> {
+  await requireSubscription(services.db, accountId);
+  const site = await getSite(services.db, accountId, siteId);
+  const scan = (await latestScans(services.db, [site.id])).get(site.id);
+  if (!scan) {
+    throw new AppError(
+      404,
+      'not_scanned_yet',
+      'Not scanned yet',
+      `Site ${siteId} has not been scanned yet; its first scan is due at ${site.next_scan_due_at.toISOString()}.`,
+    );
+  }
+  return scan;
+}
+
+export async function compareSites(services: Services, accountId: string, siteId: number) {
+  await requireSubscription(services.db, accountId);
+  const own = await getSite(services.db, accountId, siteId);
+  if (own.site_type !== 'own') {
+    throw badRequest(`Site ${siteId} is a competitor; compare takes one of your own sites.`, [
+      { field: 'params.siteId', message: 'not an own site' },
+    ]);
+  }
+  const competitors = await services.db
+    .selectFrom('monitored_sites')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('site_type', '=', 'competitor')
+    .orderBy('id')
+    .execute();
+  const scans = await latestScans(services.db, [own.id, ...competitors.map((c) => c.id)]);
+  return { own, competitors, scans };
+}
+
+export interface StatusPageData {
+  now: Date;
+  plan: string;
+  scanFrequency: 'daily' | 'weekly';
+  sites: { site: MonitoredSite; history: MonitorScan[] }[]; // history oldest first, latest last
+  alerts: {
+    siteId: string;
+    url: string;
+    label: string;
+    alert_type: string;
+    dimension: string | null;
+    previous_score: number;
+    current_score: number;
+    delta: number;
+    message: string;
+    scanned_at: Date;
+  }[];
+}
+
+/** Everything the public status page shows, or undefined for an unknown (or ended) subscription. */
+export async function statusPageData(
+  db: Kysely<Database>,
+  token: string,
+): Promise<StatusPageData | undefined> {
+  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  const sub = await db
+    .selectFrom('subscriptions')
+    .select(['account_id', 'plan', 'scan_frequency', sql<Date>`now()`.as('now')])
+    .where('status_token', '=', token)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
+  if (!sub) return undefined;
+  const sites = await db
+    .selectFrom('monitored_sites')
+    .selectAll()
+    .where('account_id', '=', sub.account_id)
+    .where('site_type', '=', 'own')
+    .orderBy('id')
+    .execute();
+  const ids = sites.map((s) => s.id);
+  const history =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom((eb) =>
+            eb
+              .selectFrom('monitor_scans')
+              .selectAll()
+              .select(
+                sql<number>`row_number() over (partition by site_id order by scanned_at desc, id desc)`.as(
+                  'n',
+                ),
+              )
+              .where('site_id', 'in', ids)
+              .as('h'),
+          )
+          .selectAll()
+          .where('n', '<=', HISTORY_LENGTH)
+          .orderBy('scanned_at')
+          .orderBy('id')
+          .execute();
+  const alerts =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('monitor_alerts as a')
+          .innerJoin('monitored_sites as m', 'm.id', 'a.site_id')
+          .select([
+            'a.site_id as siteId',
+            'm.url',
+            'm.label',
+            'a.alert_type',
+            'a.dimension',
+            'a.previous_score',
+            'a.current_score',
+            'a.delta',
+            'a.message',
+            'a.scanned_at',
+          ])
+          .where('a.site_id', 'in', ids)
+          .orderBy('a.created_at', 'desc')
+          .orderBy('a.id', 'desc')
+          .limit(RECENT_ALERTS)
+          .execute();
+  return {
+    now: sub.now,
+    plan: sub.plan,
+    scanFrequency: sub.scan_frequency,
+    sites: sites.map((site) => ({ site, history: history.filter((h) => h.site_id === site.id) })),
+    alerts,
+  };
+}
+
+/** The operator's view of an account's monitoring subscription (CLI `subscriptions show`). */
+export async function subscriptionView(
+  db: Kysely<Database>,
+  config: Pick<Config, 'publicSiteUrl'>,
+  accountId: string,
+) {
+  const account = await db
+    .selectFrom('accounts')
+    .select(['id', 'variant'])
+    .where('id', '=', accountId)
+    .executeTakeFirst();
+  if (!account) return undefined;
+  const sub = await db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  const { used } = await db
+    .selectFrom('monitored_sites')
+    .select((eb) => eb.fn.countAll<number>().as('used'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirstOrThrow();
+  return {
+    account: Number(account.id),
+    variant: account.variant,
+    plan: sub?.plan ?? null,
+    status: sub?.status ?? 'none',
+    siteQuota: sub?.site_quota ?? 0,
+    scanFrequency: sub?.scan_frequency ?? null,
+    promptQuota: sub?.prompt_quota ?? 0,
+    sitesUsed: Number(used),
+    statusToken: sub?.status_token ?? null,
+    statusPageUrl: sub ? statusPageUrl(config, sub.status_token) : null,
+  };
+}

@@ -1,0 +1,20 @@
+import type { ColumnType, Generated, Selectable } from 'kysely';
+
+export type SiteType = 'own' | 'competitor';
+
+export interface MonitoredSitesTable {
+  id: Generated<string>;
+  account_id: string;
+  url: string;
+  label: string;
+  site_type: SiteType;
+  status: ColumnType<'active' | 'paused', 'active' | 'paused' | undefined, 'active' | 'paused'>;
+  webhook_url: string | null;
+  alert_threshold: ColumnType<number, number | undefined, number>;
+  last_scanned_at: ColumnType<Date | null, never, Date | string>;
+  next_scan_due_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  incident_baseline: ColumnType<number | null, never, number | null>;
+  created_at: ColumnType<Date, never, never>;
+  updated_at: ColumnType<Date, never, Date | string>;
+}
+export type MonitoredSite = Selectable<MonitoredSitesTable>;

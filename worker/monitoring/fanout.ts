@@ -1,0 +1,106 @@
+import { performance } from 'node:perf_hooks';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../../shared/db/database.ts';
+import {
+  jobsAdded,
+  monitorFanoutDuration,
+  monitorScansScheduled,
+  monitorSitesDue,
+} from '../../shared/metrics.ts';
+
+// The scheduler. Due-ness is row state (next_scan_due_at), so a run claims what is due now
+// however many cron ticks were missed: after a day of downtime every site runs once, not once per
+// missed tick. Each batch is ONE statement: claim due rows (skip those another fan-out holds),
+// move each to its next slot (monitor_next_due: a fixed per-site phase spreads sites over the
+// period), and enqueue their jobs with one bulk graphile_worker.add_jobs call. Claim and enqueue
+// commit together, so a crash loses neither.
+
+export const MONITOR_SCAN_TASK = 'monitor_scan';
+/** Below interactive work (priority 0): a backlog of monitor scans never delays an API scan. */
+export const MONITOR_SCAN_PRIORITY = 10;
+export const MONITOR_SCAN_ATTEMPTS = 3;
+export const PERIOD_SECONDS = { daily: 86_400, weekly: 604_800 } as const;
+
+/** One pending scan per site: a newer claim replaces a job that has not started. */
+export const MONITOR_JOB_KEY_PREFIX = 'monitor_scan:';
+export const monitorJobKey = (siteId: string) => MONITOR_JOB_KEY_PREFIX + siteId;
+
+export interface FanoutOptions {
+  /** Sites claimed (and jobs added) per statement. */
+  batch: number;
+  /** Tests drive the schedule with this; in production it is unset and the database clock decides. */
+  asOf?: Date;
+  /** Stops between batches (what is left stays due for the next run). */
+  signal?: AbortSignal;
+}
+
+export interface FanoutResult {
+  scheduled: number;
+  batches: number;
+  /** Time spent in the claiming statements, without the rests between them. */
+  busyMs: number;
+}
+
+export async function fanOutDueSites(db: Kysely<Database>, opts: FanoutOptions): Promise<FanoutResult> {
+  const end = monitorFanoutDuration.startTimer();
+  const asOf = opts.asOf ?? null;
+  let scheduled = 0;
+  let batches = 0;
+  let busyMs = 0;
+  try {
+    while (!opts.signal?.aborted) {
+      const started = performance.now();
+      const { rows } = await sql<{ claimed: number; added: number }>`
+        with due as (
+          select m.id, m.next_scan_due_at as due_at,
+                 case s.scan_frequency when 'daily' then ${PERIOD_SECONDS.daily}::bigint
+                                       else ${PERIOD_SECONDS.weekly}::bigint end as period
+            from monitored_sites m
+            join subscriptions s on s.account_id = m.account_id and s.status = 'active'
+           where m.status = 'active'
+             and m.next_scan_due_at <= coalesce(${asOf}::timestamptz, now())
+           order by m.next_scan_due_at
+           limit ${opts.batch}
+             for update of m skip locked
+        ), claimed as (
+          update monitored_sites m
+             set next_scan_due_at = monitor_next_due(m.id, due.period, coalesce(${asOf}::timestamptz, now()))
+            from due
+           where m.id = due.id
+          returning m.id, due.due_at
+        ), specs as (
+          select count(*)::int as n,
+                 array_agg(row(
+                   ${MONITOR_SCAN_TASK}::text,
+                   json_build_object('siteId', c.id::text, 'dueAt', floor(extract(epoch from c.due_at) * 1000)::bigint),
+                   null::text,
+                   null::timestamptz,
+                   ${MONITOR_SCAN_ATTEMPTS}::int,
+                   ${MONITOR_JOB_KEY_PREFIX}::text || c.id,
+                   ${MONITOR_SCAN_PRIORITY}::int,
+                   null::text[]
+                 )::graphile_worker.job_spec) as a
+            from claimed c
+        )
+        select n as claimed, (select count(*)::int from graphile_worker.add_jobs(a)) as added
+          from specs
+         where n > 0`.execute(db);
+      const took = performance.now() - started;
+      busyMs += took;
+      const claimed = rows[0]?.claimed ?? 0;
+      if (claimed === 0) break;
+      batches++;
+      scheduled += claimed;
+      monitorScansScheduled.inc(claimed);
+      jobsAdded.inc({ task: MONITOR_SCAN_TASK }, claimed);
+      if (claimed < opts.batch) break;
+      // A backlog (catch-up after downtime, a bulk import) is drained at half the database's
+      // pace: resting as long as each batch took leaves room for the API's queries.
+      await new Promise((r) => setTimeout(r, took));
+    }
+  } finally {
+    end();
+  }
+  monitorSitesDue.set(scheduled);
+  return { scheduled, batches, busyMs: Math.round(busyMs) };
+}
