@@ -13,7 +13,7 @@ const HELP = `sightline: website scanning, audit and monitoring
   sightline start              embedded Postgres (unless DATABASE_URL) + migrations + API + worker
   sightline api                the API process (Procfile: web)
   sightline worker             a worker process (Procfile: worker)
-  sightline migrate            apply migrations (Procfile: release)
+  sightline migrate [--json]   apply migrations (Procfile: release)
   ${scanUsage}
   ${accountsUsage}
   ${auditsUsage.split('\n').join('\n  ')}
@@ -36,7 +36,7 @@ export async function main(
       case 'worker':
         return await serve(['worker'], rest, io);
       case 'migrate':
-        return await migrateCommand(io);
+        return await migrateCommand(rest, io);
       case 'accounts':
         return await accounts(rest, io);
       case 'audits':

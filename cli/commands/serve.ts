@@ -84,12 +84,14 @@ export async function serve(parts: Part[], args: string[], io: CliIO): Promise<n
   return untilSignal(io, stops);
 }
 
-export async function migrateCommand(io: CliIO): Promise<number> {
+export async function migrateCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({ args, options: { json: { type: 'boolean', default: false } } });
   const cfg = loadCliConfig();
   const db = await resolveDatabase(cfg);
   try {
     const applied = await migrate(db.url, (m) => io.err(m));
-    io.out(applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
+    if (values.json) io.out(JSON.stringify({ applied }));
+    else io.out(applied.length ? `applied ${applied.length} migration(s)` : 'database is up to date');
     return 0;
   } finally {
     if (db.cluster?.owned) await db.cluster.stop();

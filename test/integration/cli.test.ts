@@ -78,6 +78,12 @@ describe('sightline CLI', () => {
     );
   });
 
+  it('migrate --json reports that nothing is left to apply on a migrated database', async () => {
+    const r = await cli('migrate', '--json');
+    assert.equal(r.code, 0);
+    assert.deepEqual(r.json(), { applied: [] });
+  });
+
   it('refuses bad input with a usage message and exit code 2', async () => {
     const r = await cli('accounts', 'create', '--email', 'c@x.test', '--variant', 'B', '--tier', 'pro');
     assert.equal(r.code, 2);

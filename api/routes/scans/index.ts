@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
-import type { Scan } from '../../../shared/db/tables/scans.ts';
+import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
@@ -68,6 +68,25 @@ export async function answer(
   ctx.body = await present(services, scan, view, withRecommendation);
 }
 
+/** The shared path of every scan-backed endpoint: vet the URL, join or start a scan, wait, answer. */
+export async function scanAndAnswer(
+  ctx: RouteContext,
+  services: Services,
+  req: {
+    url: string;
+    mode: ScanMode;
+    accountId: string | null;
+    view: ScanView;
+    waitMs?: number;
+    withRecommendation?: boolean;
+  },
+) {
+  const url = await vetTargetUrl(services, req.url);
+  const scan = await requestScan(services, { url, mode: req.mode, accountId: req.accountId });
+  const done = await awaitScan(services, scan, req.waitMs ?? services.config.SCAN_WAIT_MS);
+  await answer(ctx, services, done, req.view, req.withRecommendation ?? false);
+}
+
 const waitMs = (services: Services, seconds?: number) =>
   seconds === undefined ? services.config.SCAN_WAIT_MS : Math.min(seconds * 1000, 120_000);
 
@@ -88,14 +107,14 @@ export default [
       422: { description: 'The site could not be fetched' },
     },
     async handler(ctx, { query }, services) {
-      const url = await vetTargetUrl(services, query.url);
-      const scan = await requestScan(services, {
-        url,
+      await scanAndAnswer(ctx, services, {
+        url: query.url,
         mode: query.mode,
         accountId: ctx.state.principal!.accountId,
+        view: 'a',
+        waitMs: waitMs(services, query.wait),
+        withRecommendation: query.include_recommendation,
       });
-      const done = await awaitScan(services, scan, waitMs(services, query.wait));
-      await answer(ctx, services, done, 'a', query.include_recommendation ?? false);
     },
   }),
   defineRoute({
@@ -112,9 +131,7 @@ export default [
       422: { description: 'The site could not be fetched' },
     },
     async handler(ctx, { body }, services) {
-      const url = await vetTargetUrl(services, body.url);
-      const scan = await requestScan(services, { url, mode: body.mode, accountId: null });
-      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'b');
+      await scanAndAnswer(ctx, services, { url: body.url, mode: body.mode, accountId: null, view: 'b' });
     },
   }),
   defineRoute({

@@ -1,6 +1,5 @@
 import { defineRoute } from '../../route.ts';
-import { awaitScan, requestScan, vetTargetUrl } from '../../services/scans.ts';
-import { answer } from '../scans/index.ts';
+import { scanAndAnswer } from '../scans/index.ts';
 import { locationHeader, ScanPending } from '../scans/schema.ts';
 import { CitabilityScore, LlmsTxtReport, ToolBody } from './schema.ts';
 
@@ -22,9 +21,7 @@ export default [
       422: { description: 'The site could not be fetched' },
     },
     async handler(ctx, { body }, services) {
-      const url = await vetTargetUrl(services, body.url);
-      const scan = await requestScan(services, { url, mode: 'quick', accountId: null });
-      await answer(ctx, services, await awaitScan(services, scan, services.config.SCAN_WAIT_MS), 'llmstxt');
+      await scanAndAnswer(ctx, services, { url: body.url, mode: 'quick', accountId: null, view: 'llmstxt' });
     },
   }),
   defineRoute({
@@ -41,14 +38,12 @@ export default [
       422: { description: 'The site could not be fetched' },
     },
     async handler(ctx, { body }, services) {
-      const url = await vetTargetUrl(services, body.url);
-      const scan = await requestScan(services, { url, mode: 'quick', accountId: null });
-      await answer(
-        ctx,
-        services,
-        await awaitScan(services, scan, services.config.SCAN_WAIT_MS),
-        'citability',
-      );
+      await scanAndAnswer(ctx, services, {
+        url: body.url,
+        mode: 'quick',
+        accountId: null,
+        view: 'citability',
+      });
     },
   }),
 ];
