@@ -28,6 +28,7 @@ const ConfigSchema = z.object({
   TRUST_PROXY: bool.default(false),
   METRICS_TOKEN: z.string().min(16).optional(),
   SCAN_ALLOW_HOSTS: z.string().default(''),
+  SCAN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   SCAN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(900),
   SCAN_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
   SCAN_QUICK_DEADLINE_MS: z.coerce.number().int().min(1000).default(60_000),

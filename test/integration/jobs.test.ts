@@ -131,18 +131,62 @@ describe('jobs', () => {
 
 describe('worker heartbeats', () => {
   it('a running worker records a heartbeat for each of its graphile workers, and removes them on stop', async () => {
-    const worker = await startWorker(loadConfig({ ...process.env, WORKER_CONCURRENCY: '2' }), db.url, { metricsPort: null, crontab: null });
+    const worker = await startWorker(loadConfig({ ...process.env, WORKER_CONCURRENCY: '2' }), db.url, {
+      metricsPort: null,
+      crontab: null,
+    });
     let rows: { worker_id: string }[] = [];
     try {
       for (let i = 0; i < 50 && rows.length === 0; i++) {
-        rows = (await sql<{ worker_id: string }>`select worker_id from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(handle.db)).rows;
+        rows = (
+          await sql<{
+            worker_id: string;
+          }>`select worker_id from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(
+            handle.db,
+          )
+        ).rows;
         if (rows.length === 0) await new Promise((r) => setTimeout(r, 100));
       }
       assert.ok(rows.length >= 1, 'heartbeat rows written');
     } finally {
       await worker.close();
     }
-    const after = (await sql<{ n: string }>`select count(*) as n from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(handle.db)).rows[0]!;
+    const after = (
+      await sql<{
+        n: string;
+      }>`select count(*) as n from worker_heartbeats where process like ${`%:${process.pid}`}`.execute(
+        handle.db,
+      )
+    ).rows[0]!;
     assert.equal(Number(after.n), 0);
+  });
+});
+
+describe('retention', () => {
+  it('prune_scans deletes finished scans older than the retention period and keeps the rest', async () => {
+    await sql`insert into scans (id, url, domain, mode, status, created_at) values
+      ('sc_old_done_000', 'https://a.test/', 'a.test', 'quick', 'done', now() - interval '40 days'),
+      ('sc_old_running0', 'https://b.test/', 'b.test', 'quick', 'running', now() - interval '40 days'),
+      ('sc_recent_done0', 'https://c.test/', 'c.test', 'quick', 'done', now() - interval '2 days')`.execute(
+      handle.db,
+    );
+    const worker = await startWorker(loadConfig({ ...process.env, SCAN_RETENTION_DAYS: '30' }), db.url, {
+      metricsPort: null,
+      crontab: null,
+    });
+    try {
+      const { id } = await addJob(handle.db, 'prune_scans', {});
+      for (let i = 0; i < 100; i++) {
+        const left = await sql`select 1 from graphile_worker.jobs where id = ${id}`.execute(handle.db);
+        if (left.rows.length === 0) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    } finally {
+      await worker.close();
+    }
+    const ids = (await sql<{ id: string }>`select id from scans order by id`.execute(handle.db)).rows.map(
+      (r) => r.id,
+    );
+    assert.deepEqual(ids, ['sc_old_running0', 'sc_recent_done0']);
   });
 });

@@ -4,6 +4,7 @@ import monitorFanout from './monitor-fanout.ts';
 import monitorScan from './monitor-scan.ts';
 import probe from './probe.ts';
 import pruneRateLimits from './prune-rate-limits.ts';
+import pruneScans from './prune-scans.ts';
 import reapDeadWorkers from './reap-dead-workers.ts';
 import scanUrl from './scan-url.ts';
 
@@ -11,6 +12,7 @@ import scanUrl from './scan-url.ts';
 export const tasks: TaskDef[] = [
   scanUrl,
   pruneRateLimits,
+  pruneScans,
   reapDeadWorkers,
   probe,
   monitorFanout,
