@@ -22,10 +22,15 @@ export async function startTestStack(env: Record<string, string> = {}): Promise<
 }
 
 /** Polls a 202 Location until it answers something else. */
-export async function pollUntilDone(base: string, location: string, timeoutMs = 60_000): Promise<Response> {
+export async function pollUntilDone(
+  base: string,
+  location: string,
+  key?: string,
+  timeoutMs = 60_000,
+): Promise<Response> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const res = await fetch(base + location);
+    const res = await fetch(base + location, { headers: key ? { authorization: `Bearer ${key}` } : {} });
     if (res.status !== 202) return res;
     if (Date.now() > until) throw new Error(`still 202 after ${timeoutMs}ms: ${location}`);
     await new Promise((r) => setTimeout(r, 250));

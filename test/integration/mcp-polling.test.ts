@@ -50,7 +50,13 @@ async function callTool(client: Client, name: string, args: Record<string, unkno
 const isPending = (a: Answer) => typeof a.body.poll === 'string';
 
 /** The first answer must be the pending one; then calls the tool again until the result is in. */
-async function pendingThenDone(client: Client, name: string, args: Record<string, unknown>, view: string) {
+async function pendingThenDone(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  view: string,
+  key?: string,
+) {
   const first = await callTool(client, name, args);
   assert.ok(isPending(first), `expected a pending answer: ${JSON.stringify(first.body)}`);
   assert.match(first.body.id, /^sc_/);
@@ -67,7 +73,7 @@ async function pendingThenDone(client: Client, name: string, args: Record<string
     await new Promise((r) => setTimeout(r, 250));
     answer = await callTool(client, name, args);
   }
-  const polled = await call(t.url, first.body.poll);
+  const polled = await call(t.url, first.body.poll, { key });
   assert.equal(polled.status, 200);
   assert.deepEqual(answer.body, polled.body);
   return { first, done: answer };
@@ -75,12 +81,14 @@ async function pendingThenDone(client: Client, name: string, args: Record<string
 
 describe('scans that outlast the wait', () => {
   it('A scan_website returns the scan id and how to poll, then the result', async () => {
-    const client = await connect(await t.newKey('A', 'agent'));
+    const key = await t.newKey('A', 'agent');
+    const client = await connect(key);
     const { first, done } = await pendingThenDone(
       client,
       'scan_website',
       { url: `${site.origin}/docs/`, mode: 'quick' },
       'a',
+      key,
     );
     assert.equal(done.body.scanId, first.body.id);
     assert.equal(done.body.dimensions.length, 7);

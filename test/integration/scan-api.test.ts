@@ -105,7 +105,9 @@ describe('GET /api/v1/scan (A)', () => {
     spec.check('GET', '/api/v1/scan', res);
     const location = res.headers.get('location')!;
     assert.match(location, /^\/api\/v1\/scans\/sc_/);
-    const done = await pollUntilDone(t.url, location);
+    const keyless = await call(t.url, location);
+    assert.equal(keyless.status, 401, 'the A view needs a key');
+    const done = await pollUntilDone(t.url, location, key);
     assert.equal(done.status, 200);
     const body = (await done.json()) as { url: string; dimensions: unknown[] };
     assert.equal(body.url, target);
@@ -153,6 +155,28 @@ describe('POST /api/public/scan (B)', () => {
       `composite ${composite} vs ${res.body.overallScore}`,
     );
     assert.deepEqual(res.body.researchSignals, [{ id: 'agent_correlation', weight: 0, score: null }]);
+  });
+
+  it('the keyless scan cannot be polled in the paid A shape', async () => {
+    const res = await call(t.url, '/api/public/scan', {
+      method: 'POST',
+      body: { url: site.origin, mode: 'quick' },
+    });
+    const id = res.body.scanId;
+    const keyless = await call(t.url, `/api/v1/scans/${id}?view=a&include_recommendation=true`);
+    assert.equal(keyless.status, 401);
+    spec.check('GET', '/api/v1/scans/{id}', keyless);
+    const bKey = await call(t.url, `/api/v1/scans/${id}?view=a`, {
+      key: await t.newKey('B', 'optimisation'),
+    });
+    assert.equal(bKey.status, 403);
+    assert.equal(bKey.body.code, 'variant_mismatch');
+    const aKey = await call(t.url, `/api/v1/scans/${id}?view=a`, { key: await t.newKey('A', 'free') });
+    assert.equal(aKey.status, 200);
+    spec.check('GET', '/api/v1/scans/{id}', aKey);
+    const b = await call(t.url, `/api/v1/scans/${id}?view=b`);
+    assert.equal(b.status, 200);
+    assert.deepEqual(b.body, res.body);
   });
 });
 

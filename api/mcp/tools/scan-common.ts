@@ -45,7 +45,7 @@ export function pendingOutcome(
     text:
       `Scan ${scan.id} of ${scan.url} is still ${body.status}${body.phase ? ` (${body.phase})` : ''}. ` +
       `Call ${tool} again with the same arguments in a few seconds to get the result (it joins the running scan), ` +
-      `or GET ${poll} on this server.`,
+      `or GET ${poll} on this server${view === 'a' ? ' with the same Authorization header' : ''}.`,
   };
 }
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
-import { notFound } from '../../../shared/errors.ts';
+import { notFound, unauthorized, variantMismatch } from '../../../shared/errors.ts';
+import { authenticate } from '../../auth.ts';
 import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
 import type { Services } from '../../services/index.ts';
@@ -66,6 +67,20 @@ export async function answer(
     return;
   }
   ctx.body = await present(services, scan, view, withRecommendation);
+}
+
+async function requireVariantKey(ctx: RouteContext, services: Services, variant: 'A' | 'B') {
+  const auth = await authenticate(services.db, ctx.get('authorization') || undefined);
+  if (!auth.ok)
+    throw unauthorized(
+      auth.reason === 'missing' ? 'view=a needs a variant A API key.' : 'The API key is not valid.',
+    );
+  if (auth.principal.variant !== variant) {
+    throw variantMismatch(
+      `view=a belongs to variant A (site audit); your key is a variant ${auth.principal.variant} key.`,
+    );
+  }
+  ctx.state.principal = auth.principal;
 }
 
 /** The shared path of every scan-backed endpoint: vet the URL, join or start a scan, wait, answer. */
@@ -139,7 +154,8 @@ export default [
     path: '/api/v1/scans/:id',
     operationId: 'getScan',
     summary: 'Poll a scan by id',
-    description: 'Scan ids are unguessable, so polling needs no key. `view` picks the A or B shape.',
+    description:
+      'Scan ids are unguessable, so the free views (b, llmstxt, citability) need no key. `view=a` (the paid seven-dimension result) needs a variant A key, as GET /api/v1/scan does.',
     tags: ['Scans'],
     access: { kind: 'public' },
     request: { params: ScanIdParams, query: ScanViewQuery },
@@ -149,9 +165,14 @@ export default [
         schema: z.union([ScanResultA, ScanResultB, LlmsTxtReport, CitabilityScore]),
       },
       202: { description: 'Still running', schema: ScanPending, headers: locationHeader },
+      401: { description: '`view=a` without a valid API key' },
+      403: { description: '`view=a` with a variant B key' },
       422: { description: 'The site could not be fetched' },
     },
     async handler(ctx, { params, query }, services) {
+      // Every scan is scored under every model, so the A view must be guarded here: otherwise a
+      // keyless public scan polled with view=a would hand out the paid result.
+      if (query.view === 'a') await requireVariantKey(ctx, services, 'A');
       const scan = await getScan(services, params.id);
       if (!scan) throw notFound('No scan with that id.');
       await answer(ctx, services, scan, query.view, query.include_recommendation ?? false);
