@@ -143,6 +143,14 @@ describe('monitoring: sites', () => {
     assert.equal(res.body.lastScannedAt, null);
     assert.equal(res.body.webhook_url, page('/hook'));
     assert.equal(res.body.alert_threshold, 7);
+    // the signing secret is handed out with the webhook, and it is the one alerts are signed with
+    assert.match(res.body.webhook_secret, /^whsec_/);
+    const { webhook_secret } = await t.handle.db
+      .selectFrom('accounts')
+      .select('webhook_secret')
+      .where('id', '=', (await call(t.url, '/api/v1/account', { key })).body.id.toString())
+      .executeTakeFirstOrThrow();
+    assert.equal(res.body.webhook_secret, webhook_secret);
     assert.ok(Number.isInteger(res.body.nextScanDueAt));
     assert.ok(res.body.nextScanDueAt <= Date.now() + 5_000, 'a new site is due at once');
 
@@ -164,7 +172,8 @@ describe('monitoring: sites', () => {
     const one = await call(t.url, `${SITES}/${res.body.id}`, { key });
     assert.equal(one.status, 200);
     spec.check('GET', `${SITES}/{id}`, one);
-    assert.deepEqual(one.body, res.body);
+    const { webhook_secret: _shownOnce, ...created } = res.body;
+    assert.deepEqual(one.body, created, 'reading the site returns what was created, without the secret');
   });
 
   it('defaults the label to the host and alert_threshold to 10; refuses a duplicate URL with 409', async () => {

@@ -1,3 +1,4 @@
+import { accountWebhookSecret } from '../../../shared/webhooks/deliver.ts';
 import { ProblemSchema } from '../../openapi.ts';
 import {
   presentComparedSite,
@@ -6,6 +7,7 @@ import {
   presentSubscription,
 } from '../../presenters/monitor.ts';
 import { type Access, defineRoute, type RouteContext } from '../../route.ts';
+import type { Services } from '../../services/index.ts';
 import {
   addSite,
   compareSites,
@@ -45,6 +47,16 @@ const created = (ctx: RouteContext, body: ReturnType<typeof presentSite>) => {
   ctx.body = body;
 };
 
+/** Adds the account's webhook signing secret to a site that has a webhook_url. */
+async function withSecret<T extends { webhook_url: string | null }>(
+  services: Services,
+  accountId: string,
+  view: T,
+) {
+  if (!view.webhook_url) return view;
+  return { ...view, webhook_secret: await accountWebhookSecret(services.db, accountId) };
+}
+
 export default [
   defineRoute({
     method: 'post',
@@ -68,7 +80,7 @@ export default [
         alertThreshold: body.alert_threshold,
         siteType: 'own',
       });
-      created(ctx, presentSite(site));
+      created(ctx, await withSecret(services, ctx.state.principal!.accountId, presentSite(site)));
     },
   }),
   defineRoute({
@@ -123,7 +135,9 @@ export default [
         alertThreshold: body.alert_threshold,
         status: body.status,
       });
-      ctx.body = presentSite(site);
+      const view = presentSite(site);
+      // Hand the signing secret out when the caller has just set a webhook, so alerts can be verified.
+      ctx.body = body.webhook_url ? await withSecret(services, ctx.state.principal!.accountId, view) : view;
     },
   }),
   defineRoute({

@@ -34,6 +34,12 @@ export const MonitoredSite = z
     nextScanDueAt: epochMs,
     webhook_url: z.string().nullable().describe('Where alerts go (own sites); null for none'),
     alert_threshold: z.number().int().describe('Points of drop that trigger an alert'),
+    webhook_secret: z
+      .string()
+      .optional()
+      .describe(
+        'The account’s whsec_ secret that signs alert webhooks (Standard Webhooks); returned when a webhook_url is set',
+      ),
   })
   .meta({ id: 'MonitoredSite' });
 
