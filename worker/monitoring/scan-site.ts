@@ -11,7 +11,7 @@ import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
 import type { ModelScore } from '../../shared/scan/engine.ts';
 import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import { scoreArtifacts } from '../../shared/scan/score.ts';
+import { SCAN_MODELS } from '../../shared/scan/score.ts';
 import { browserResources } from '../scan/browser-resources.ts';
 import { runScan, type ScanOutcome } from '../scan/run-scan.ts';
 import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
@@ -45,7 +45,7 @@ function measure(outcome: ScanOutcome): Measured {
   }
   if (page.status >= 500)
     return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
-  const r = scoreArtifacts(outcome.artifacts, [monitoringModel.id])[monitoringModel.id] as ModelScore;
+  const r = outcome.results[monitoringModel.id] as ModelScore;
   const dimensions: DimensionScores = {};
   const issues: string[] = [];
   for (const d of r.dimensions) {
@@ -108,6 +108,8 @@ export async function monitorSite(
     browser: () => browserResources(config),
     signal: deadline,
     log: (msg) => log.debug({ siteId: site.id }, msg),
+    // Scored with the scan models too, so the stored scan serves the other views; checks run once.
+    models: [...SCAN_MODELS, monitoringModel.id],
   });
   if (deps.signal.aborted) throw new Error('worker shutting down: the scan is left to the retry');
   const measured = measure(outcome);

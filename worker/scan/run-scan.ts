@@ -7,7 +7,7 @@ import type { ModelScore } from '../../shared/scan/engine.ts';
 import { gatherQuick } from '../../shared/scan/gatherers/index.ts';
 import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
-import { scoreArtifacts } from '../../shared/scan/score.ts';
+import { SCAN_MODELS, scoreArtifacts } from '../../shared/scan/score.ts';
 import type { LighthouseRunner } from '../browser/lighthouse.ts';
 import type { BrowserPool } from '../browser/pool.ts';
 
@@ -21,6 +21,8 @@ export interface ScanDeps {
   signal: AbortSignal;
   onPhase?: (phase: string) => void;
   log?: (msg: string) => void;
+  /** Models to score (every check still runs once); default: the scan models (site-audit, agent-readability). */
+  models?: readonly string[];
 }
 
 export interface ScanOutcome {
@@ -71,7 +73,7 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
       gathererFailures.inc({ gatherer: name });
   }
   onPhase('score');
-  const results = scoreArtifacts(artifacts);
+  const results = scoreArtifacts(artifacts, deps.models ?? SCAN_MODELS);
   endTotal();
   return { artifacts, results };
 }
