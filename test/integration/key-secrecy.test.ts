@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { main } from '../../cli/main.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+import { SpecChecker } from '../helpers/openapi.ts';
 
 // No issued key may be found in the database or in the logs, at the most verbose log level.
 let t: TestApi;
@@ -30,10 +31,17 @@ it('keys appear in neither the database nor the logs', async () => {
   assert.equal(code, 0);
   keys.push(JSON.parse(out[0]!).key.key);
 
+  const spec = await SpecChecker.load(t.url);
   for (const key of keys) {
-    assert.equal((await call(t.url, '/api/v1/account', { key })).status, 200);
-    assert.equal((await call(t.url, '/api/v1/status', { key })).status, 200);
-    assert.equal((await call(t.url, '/api/v1/account', { key: `${key}x` })).status, 401);
+    const me = await call(t.url, '/api/v1/account', { key });
+    assert.equal(me.status, 200);
+    spec.check('GET', '/api/v1/account', me);
+    const status = await call(t.url, '/api/v1/status', { key });
+    assert.equal(status.status, 200);
+    spec.check('GET', '/api/v1/status', status);
+    const bad = await call(t.url, '/api/v1/account', { key: `${key}x` });
+    assert.equal(bad.status, 401);
+    spec.check('GET', '/api/v1/account', bad);
   }
   await new Promise((r) => setTimeout(r, 100)); // let the log stream flush
 

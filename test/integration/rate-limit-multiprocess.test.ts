@@ -3,6 +3,7 @@ import { after, before, it } from 'node:test';
 import { createAccount } from '../../api/services/accounts.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
+import { SpecChecker } from '../helpers/openapi.ts';
 import { type Proc, startApiProcess } from '../helpers/processes.ts';
 
 // Two real API processes share one key's rolling-hour budget through Postgres.
@@ -39,6 +40,8 @@ it('50 concurrent requests for a key limited to 10 over two processes: exactly 1
       ),
     ),
   );
+  const spec = await SpecChecker.load(apis[0]!.url);
+  for (const r of results) spec.check('GET', '/api/v1/account', r);
   const ok = results.filter((r) => r.status === 200);
   const limited = results.filter((r) => r.status === 429);
   assert.equal(ok.length, 10);
