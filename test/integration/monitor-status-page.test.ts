@@ -134,6 +134,8 @@ describe('public status page', () => {
     const res = await call(t.url, `/status/${token}.json`);
     assert.equal(res.status, 200);
     spec.check('GET', '/status/{token}.json', res);
+    assert.equal(res.headers.get('referrer-policy'), 'no-referrer');
+    assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
     const shop = res.body.sites.find((s: { id: number }) => s.id === Number(shopId));
     assert.equal(shop.status, 'up');
     assert.equal(shop.overallScore, 91);

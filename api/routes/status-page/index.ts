@@ -31,6 +31,8 @@ export default [
       const data = await statusPageData(services.db, params.token);
       if (!data) throw notFound('No status page with that token.');
       ctx.set('Cache-Control', 'public, max-age=60');
+      ctx.set('X-Content-Type-Options', 'nosniff');
+      ctx.set('Referrer-Policy', 'no-referrer'); // the URL is the credential: never leak it onward
       ctx.body = presentStatusPage(data);
     },
   }),
