@@ -1,6 +1,7 @@
 import Router from '@koa/router';
 import Koa from 'koa';
 import { koaBody } from 'koa-body';
+import type { Services } from '../shared/services.ts';
 import { errorHandler } from './middlewares/errors.ts';
 import { guard } from './middlewares/guard.ts';
 import { observe } from './middlewares/observe.ts';
@@ -8,7 +9,6 @@ import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RouteContext, RouteDef } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
-import type { Services } from './services/index.ts';
 
 /** Builds the Koa app: observe -> errors -> body -> router (guard -> validate -> handler). */
 export function createApp(services: Services, routes: RouteDef[] = defaultRoutes): Koa {

@@ -1,8 +1,8 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { Principal } from '../shared/accounts/auth.ts';
 import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
-import type { Principal } from './auth.ts';
-import type { Services } from './services/index.ts';
+import type { Services } from '../shared/services.ts';
 
 // One declaration per endpoint: the same zod schemas validate requests, type the handler's input
 // and generate /openapi.json, so the description cannot drift from the code.

@@ -5,8 +5,8 @@ import { EventListener } from '../shared/jobs/events.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger } from '../shared/logger.ts';
 import { registerQueueDepth } from '../shared/metrics.ts';
+import type { Services } from '../shared/services.ts';
 import { createApp } from './app.ts';
-import type { Services } from './services/index.ts';
 
 export interface ApiServer {
   url: string;

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { type ApiServer, startApi } from '../api/server.ts';
-import { createAccount } from '../api/services/accounts.ts';
+import { createAccount } from '../shared/accounts/accounts.ts';
 import { type Config, loadConfig, resetConfig } from '../shared/config.ts';
 import { ensureDatabase } from '../shared/db/connect.ts';
 import type { Database } from '../shared/db/database.ts';

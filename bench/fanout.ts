@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { sql } from 'kysely';
-import { createAccount } from '../api/services/accounts.ts';
-import { type FanoutResult, fanOutDueSites } from '../worker/monitoring/fanout.ts';
+import { createAccount } from '../shared/accounts/accounts.ts';
+import { type FanoutResult, fanOutDueSites } from '../shared/monitoring/fanout.ts';
 import type { BenchContext, BenchRow } from './context.ts';
 import { type LoadResult, load, warmUp } from './load.ts';
 

@@ -13,11 +13,11 @@ import { safeFetch } from '../shared/net/safe-fetch.ts';
 import { createUrlPolicy, type UrlPolicy } from '../shared/net/url-policy.ts';
 import { type ArtifactSet, isGatherError } from '../shared/scan/artifacts.ts';
 import { scoreArtifacts } from '../shared/scan/score.ts';
+import { runScan } from '../shared/scans/run-scan.ts';
 import { type FixtureServer, startFixtureServer } from '../test/helpers/fixture-server.ts';
 import { requireChromium } from '../worker/browser/chromium.ts';
 import { LIGHTHOUSE_CATEGORIES } from '../worker/browser/lighthouse.ts';
-import { browserResources, closeBrowserResources } from '../worker/scan/browser-resources.ts';
-import { runScan } from '../worker/scan/run-scan.ts';
+import { browserResources, closeBrowserResources } from '../worker/browser/resources.ts';
 import type { BenchContext, BenchRow } from './context.ts';
 import { ms, summarise } from './stats.ts';
 

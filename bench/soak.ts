@@ -6,6 +6,7 @@ import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
 import { isGatherError } from '../shared/scan/artifacts.ts';
+import { runScan } from '../shared/scans/run-scan.ts';
 import { lighthouseStats } from '../worker/browser/lighthouse.ts';
 import {
   countChromiumProcesses,
@@ -13,8 +14,7 @@ import {
   listProcesses,
   type ProcessEntry,
 } from '../worker/browser/processes.ts';
-import { browserResources, closeBrowserResources } from '../worker/scan/browser-resources.ts';
-import { runScan } from '../worker/scan/run-scan.ts';
+import { browserResources, closeBrowserResources } from '../worker/browser/resources.ts';
 import type { BenchContext, BenchRow } from './context.ts';
 import { startBenchSite } from './scans.ts';
 import { summarise } from './stats.ts';

@@ -17,8 +17,8 @@ import { createDb } from '../shared/db/pool.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
+import { browserResources, closeBrowserResources } from './browser/resources.ts';
 import { Heartbeat, reapDeadWorkers } from './heartbeat.ts';
-import { closeBrowserResources } from './scan/browser-resources.ts';
 import { toGraphileTask } from './task.ts';
 import { tasks } from './tasks/index.ts';
 
@@ -58,7 +58,13 @@ export async function startWorker(
   const shutdown = new AbortController();
   const taskList: TaskList = {};
   for (const def of tasks)
-    taskList[def.name] = toGraphileTask(def, { db: handle.db, config, log, shutdown: shutdown.signal });
+    taskList[def.name] = toGraphileTask(def, {
+      db: handle.db,
+      config,
+      log,
+      shutdown: shutdown.signal,
+      browser: () => browserResources(config),
+    });
 
   // A worker that starts after a crash frees its predecessors' jobs at once.
   const freed = await reapDeadWorkers(handle.db).catch(() => []);

@@ -5,6 +5,7 @@ import type { Config } from '../shared/config.ts';
 import type { Database } from '../shared/db/database.ts';
 import type { Logger } from '../shared/logger.ts';
 import { jobDuration, jobsTotal } from '../shared/metrics.ts';
+import type { BrowserProvider } from '../shared/scan/browser.ts';
 
 export interface TaskContext {
   db: Kysely<Database>;
@@ -13,6 +14,8 @@ export interface TaskContext {
   helpers: JobHelpers;
   /** Aborted when the worker is shutting down or the job's deadline passes. */
   signal: AbortSignal;
+  /** This process's browser pool and Lighthouse runner, started on first use. */
+  browser: BrowserProvider;
 }
 
 export interface TaskDef<S extends z.ZodType = z.ZodType> {
@@ -32,7 +35,13 @@ export class InvalidPayloadError extends Error {}
 /** Wraps a task: payload validation (payloads are unknown until checked), deadline, metrics, logs. */
 export function toGraphileTask(
   def: TaskDef,
-  deps: { db: Kysely<Database>; config: Config; log: Logger; shutdown: AbortSignal },
+  deps: {
+    db: Kysely<Database>;
+    config: Config;
+    log: Logger;
+    shutdown: AbortSignal;
+    browser: BrowserProvider;
+  },
 ): Task {
   return async (rawPayload, helpers) => {
     const log = deps.log.child({ task: def.name, jobId: helpers.job.id, attempt: helpers.job.attempts });
@@ -48,7 +57,14 @@ export function toGraphileTask(
     const end = jobDuration.startTimer({ task: def.name });
     log.debug('job started');
     try {
-      await def.run(parsed.data, { db: deps.db, config: deps.config, log, helpers, signal });
+      await def.run(parsed.data, {
+        db: deps.db,
+        config: deps.config,
+        log,
+        helpers,
+        signal,
+        browser: deps.browser,
+      });
       jobsTotal.inc({ task: def.name, outcome: 'success' });
       log.info({ ms: Math.round(end() * 1000) }, 'job done');
     } catch (err) {

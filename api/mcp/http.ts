@@ -1,6 +1,6 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { Services } from '../../shared/services.ts';
 import type { RouteContext } from '../route.ts';
-import type { Services } from '../services/index.ts';
 import { createMcpServer, McpCaller } from './server.ts';
 
 // The Koa side of POST /mcp. Stateless Streamable HTTP: a new server and transport per request

@@ -4,13 +4,13 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { type AuthResult, authenticate, type Principal } from '../../shared/accounts/auth.ts';
+import { takeToken } from '../../shared/accounts/rate-limit.ts';
 import { AppError, type FieldError } from '../../shared/errors.ts';
 import { rateLimited } from '../../shared/metrics.ts';
-import { type AuthResult, authenticate, type Principal } from '../auth.ts';
-import { takeToken } from '../rate-limit.ts';
+import type { Services } from '../../shared/services.ts';
 import type { RouteContext } from '../route.ts';
 import { API_VERSION } from '../routes/status/index.ts';
-import type { Services } from '../services/index.ts';
 import { invalidParams, RPC, RpcError, rpcErrorFor } from './errors.ts';
 import { listing } from './tool.ts';
 import { TOOLS } from './tools/index.ts';

@@ -1,8 +1,8 @@
 import type { Tool, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import type { Principal } from '../../shared/accounts/auth.ts';
 import type { ApiTier } from '../../shared/db/tables/accounts.ts';
-import type { Principal } from '../auth.ts';
-import type { Services } from '../services/index.ts';
+import type { Services } from '../../shared/services.ts';
 
 // One MCP tool: zod schemas for its arguments and its structured result (the same schemas the
 // REST endpoint documents, so the two cannot drift), the tiers that may call it, and `run`,

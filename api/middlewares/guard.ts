@@ -1,10 +1,10 @@
 import type { Middleware } from 'koa';
+import { authenticate } from '../../shared/accounts/auth.ts';
+import { peekToken, type RateState, takeToken } from '../../shared/accounts/rate-limit.ts';
 import { AppError, tierRequired, unauthorized, variantMismatch } from '../../shared/errors.ts';
 import { rateLimited } from '../../shared/metrics.ts';
-import { authenticate } from '../auth.ts';
-import { peekToken, type RateState, takeToken } from '../rate-limit.ts';
+import type { Services } from '../../shared/services.ts';
 import type { Access, RouteContext } from '../route.ts';
-import type { Services } from '../services/index.ts';
 
 // authorise -> rate-limit, per route. Every response carries the X-RateLimit-* headers, 401 and
 // 429 included: failed authentication is counted per client IP, which also slows key guessing.

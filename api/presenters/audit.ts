@@ -1,6 +1,6 @@
+import { estimatedDeliveryMinutes, reportUrl } from '../../shared/audits/orders.ts';
 import type { Config } from '../../shared/config.ts';
 import type { AuditOrder } from '../../shared/db/tables/audit-orders.ts';
-import { estimatedDeliveryMinutes, reportUrl } from '../services/audits.ts';
 
 // Order rows -> the audit order of interface.md: creation fields first, then what polling adds
 // once there is something to add (delivered_at, report_summary and report_url; or error).

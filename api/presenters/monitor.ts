@@ -1,9 +1,9 @@
 import type { MonitorScan } from '../../shared/db/tables/monitor-scans.ts';
 import type { MonitoredSite } from '../../shared/db/tables/monitored-sites.ts';
 import type { Subscription } from '../../shared/db/tables/subscriptions.ts';
+import type { StatusPageData } from '../../shared/monitoring/sites.ts';
 import { gradeFor } from '../../shared/scan/model.ts';
 import { MONITOR_DIMENSIONS, monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import type { StatusPageData } from '../services/monitoring.ts';
 
 // Monitoring rows -> the JSON of interface.md: camelCase fields, epoch-millisecond timestamps.
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AccountInputError, createAccount } from '../../api/services/accounts.ts';
+import { AccountInputError, createAccount } from '../../shared/accounts/accounts.ts';
 import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { listOrders, orderDeliveries, reportUrl, settleStranded } from '../../api/services/audits.ts';
+import { listOrders, orderDeliveries, reportUrl, settleStranded } from '../../shared/audits/orders.ts';
 import type { AuditOrderStatus } from '../../shared/db/tables/audit-orders.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 

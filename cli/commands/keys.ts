@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { AccountInputError, issueKey, revokeKeys } from '../../api/services/accounts.ts';
+import { AccountInputError, issueKey, revokeKeys } from '../../shared/accounts/accounts.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 
 export const usage = `sightline keys create --account ID [--rate-limit N] [--json]

@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
 import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
-import { browserResources, closeBrowserResources } from '../../worker/scan/browser-resources.ts';
-import { runScan } from '../../worker/scan/run-scan.ts';
+import { runScan } from '../../shared/scans/run-scan.ts';
+import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
 
 export const usage = 'sightline scan URL [--mode quick|full] [--json]   (no server or database needed)';

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { startApi } from '../../api/server.ts';
-import { createAccount } from '../../api/services/accounts.ts';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { resolveDatabase } from '../../shared/db/connect.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/pool.ts';

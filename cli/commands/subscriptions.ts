@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
-import { setSubscription } from '../../api/services/accounts.ts';
-import { subscriptionView } from '../../api/services/monitoring.ts';
+import { setSubscription } from '../../shared/accounts/accounts.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
+import { subscriptionView } from '../../shared/monitoring/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 
 export const usage = `sightline subscriptions set --account ID --plan growth|agency|none [--json]

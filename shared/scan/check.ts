@@ -52,7 +52,11 @@ export const warn = (message: string, score = 0.5, evidence?: Record<string, unk
   message,
   evidence,
 });
-export const notApplicable = (message: string): CheckResult => ({ outcome: 'not_applicable', score: 0, message });
+export const notApplicable = (message: string): CheckResult => ({
+  outcome: 'not_applicable',
+  score: 0,
+  message,
+});
 
 /** A graded result: pass at >= 0.9, warn at >= 0.5, else fail. */
 export function graded(score: number, message: string, evidence?: Record<string, unknown>): CheckResult {

@@ -15,7 +15,13 @@ export function runCheck(check: Check, artifacts: ArtifactSet): CheckRun {
   for (const name of check.meta.requiredArtifacts) {
     const a = artifacts[name];
     if (a === undefined) {
-      return { id, title, outcome: 'not_applicable', score: 0, message: `${name} was not gathered in this mode` };
+      return {
+        id,
+        title,
+        outcome: 'not_applicable',
+        score: 0,
+        message: `${name} was not gathered in this mode`,
+      };
     }
     if (isGatherError(a)) {
       return { id, title, outcome: 'error', score: 0, message: `${name} unavailable: ${a.error.message}` };
@@ -90,7 +96,13 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
     totalWeight += d.weight;
   }
   const overallScore = totalWeight > 0 ? Math.round(total / totalWeight) : 0;
-  return { modelId: model.id, modelVersion: model.version, overallScore, grade: gradeFor(model, overallScore), dimensions };
+  return {
+    modelId: model.id,
+    modelVersion: model.version,
+    overallScore,
+    grade: gradeFor(model, overallScore),
+    dimensions,
+  };
 }
 
 /** Observatory grading: 100 + penalties; bonuses only from a base of 90 or more. */
@@ -126,7 +138,12 @@ function erf(x: number): number {
   // Abramowitz and Stegun 7.1.26, max error 1.5e-7 (the same approximation Lighthouse uses).
   const sign = Math.sign(x);
   const ax = Math.abs(x);
-  const a1 = 0.254829592, a2 = -0.284496736, a3 = 1.421413741, a4 = -1.453152027, a5 = 1.061405429, p = 0.3275911;
+  const a1 = 0.254829592,
+    a2 = -0.284496736,
+    a3 = 1.421413741,
+    a4 = -1.453152027,
+    a5 = 1.061405429,
+    p = 0.3275911;
   const t = 1 / (1 + p * ax);
   const y = 1 - ((((a5 * t + a4) * t + a3) * t + a2) * t + a1) * t * Math.exp(-ax * ax);
   return sign * y;

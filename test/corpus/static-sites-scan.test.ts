@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../shared/config.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import type { ModelScore } from '../../shared/scan/engine.ts';
-import { browserResources, closeBrowserResources } from '../../worker/scan/browser-resources.ts';
-import { runScan } from '../../worker/scan/run-scan.ts';
+import { runScan } from '../../shared/scans/run-scan.ts';
+import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // The corpus static sites served on 127.0.0.1 and scanned end to end through the real gatherers

@@ -1,6 +1,6 @@
 import { Writable } from 'node:stream';
 import { type ApiServer, startApi } from '../../api/server.ts';
-import { createAccount } from '../../api/services/accounts.ts';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
 import { createApp } from '../../api/app.ts';
 import { defineRoute } from '../../api/route.ts';
-import { createAccount } from '../../api/services/accounts.ts';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { EventListener } from '../../shared/jobs/events.ts';

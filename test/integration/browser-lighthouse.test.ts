@@ -119,6 +119,9 @@ describe('Lighthouse in a child process', { skip }, () => {
       worker.kill('SIGKILL');
     }
     assert.ok(await waitFor(() => browsers().length === 0, 10_000), 'no Chromium left');
-    assert.ok(await waitFor(() => readdirSync(profileRoot).length === 0, 5_000), `profile removed: ${readdirSync(profileRoot, { recursive: true }).slice(0, 10).join(', ')}`);
+    assert.ok(
+      await waitFor(() => readdirSync(profileRoot).length === 0, 5_000),
+      `profile removed: ${readdirSync(profileRoot, { recursive: true }).slice(0, 10).join(', ')}`,
+    );
   });
 });

@@ -4,9 +4,10 @@ import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import type { BrowserPool } from '../../shared/scan/browser.ts';
 import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
-import { type BrowserPool, createBrowserPool } from '../../worker/browser/pool.ts';
+import { createBrowserPool } from '../../worker/browser/pool.ts';
 import { findProcesses, groupMembers, killGroupAndWait } from '../../worker/browser/processes.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 

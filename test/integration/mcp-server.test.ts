@@ -7,8 +7,8 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { revokeKeys } from '../../api/services/accounts.ts';
-import { displayPrefix, generateKey } from '../../shared/keys.ts';
+import { revokeKeys } from '../../shared/accounts/accounts.ts';
+import { displayPrefix, generateKey } from '../../shared/accounts/keys.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';

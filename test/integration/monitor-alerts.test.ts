@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../shared/config.ts';
 import { createLogger } from '../../shared/logger.ts';
-import { fanOutDueSites } from '../../worker/monitoring/fanout.ts';
-import { monitorSite } from '../../worker/monitoring/scan-site.ts';
+import { fanOutDueSites } from '../../shared/monitoring/fanout.ts';
+import { monitorSite } from '../../shared/monitoring/scan-site.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -144,7 +144,15 @@ function rerun(dueAt: Date) {
   const config = loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: allowHosts, LOG_LEVEL: 'silent' });
   const log = createLogger('test', undefined, 'silent');
   return monitorSite(
-    { db: t.handle.db, config, log, signal: new AbortController().signal },
+    {
+      db: t.handle.db,
+      config,
+      log,
+      signal: new AbortController().signal,
+      browser: () => {
+        throw new Error('monitor scans in this test are quick');
+      },
+    },
     { siteId: String(own.id), dueAt },
   );
 }

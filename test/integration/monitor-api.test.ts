@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../cli/main.ts';
 import { resetConfig } from '../../shared/config.ts';
-import { fanOutDueSites } from '../../worker/monitoring/fanout.ts';
+import { fanOutDueSites } from '../../shared/monitoring/fanout.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';

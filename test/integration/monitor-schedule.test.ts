@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { fanOutDueSites } from '../../worker/monitoring/fanout.ts';
+import { fanOutDueSites } from '../../shared/monitoring/fanout.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';

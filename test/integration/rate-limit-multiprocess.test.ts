@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { createAccount } from '../../api/services/accounts.ts';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { SpecChecker } from '../helpers/openapi.ts';

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
-import { createAccount } from '../../api/services/accounts.ts';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { accountWebhookSecret, deliverWebhook } from '../../shared/webhooks/deliver.ts';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { AuditFailure, type CrawlResult, crawlSite, pageLinks } from '../../shared/audits/crawl.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { AuditFailure, type CrawlResult, crawlSite, pageLinks } from '../../worker/audit/crawl.ts';
 import { startAuditSite } from '../fixtures/sites/audit-site/serve.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 

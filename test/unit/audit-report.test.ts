@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PageArtifact } from '../../shared/scan/artifacts.ts';
-import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
-import type { CrawledPage, CrawlResult } from '../../worker/audit/crawl.ts';
-import { renderReportHtml } from '../../worker/audit/render-html.ts';
+import type { CrawledPage, CrawlResult } from '../../shared/audits/crawl.ts';
 import {
   type AuditReport,
   buildReport,
   guidance,
   SEVERITIES,
   severityOf,
-} from '../../worker/audit/report.ts';
+} from '../../shared/audits/report.ts';
+import { renderReportHtml } from '../../shared/audits/report-html.ts';
+import type { PageArtifact } from '../../shared/scan/artifacts.ts';
+import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
 import { html, page, resources, robots, sitemap } from './artifact-factory.ts';
 
 const ORIGIN = 'https://shop.example.test';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { SlimLhr } from '../../shared/scan/browser.ts';
 import { reduceLighthouseReport } from '../../shared/scan/gatherers/lighthouse.ts';
-import type { SlimLhr } from '../../worker/browser/lighthouse.ts';
 
 const base: SlimLhr = {
   lighthouseVersion: '12.8.2',

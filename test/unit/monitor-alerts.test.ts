@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AlertInput, alertPayload, decideAlerts } from '../../worker/monitoring/alerts.ts';
-import { competitorStanding } from '../../worker/monitoring/standing.ts';
+import { type AlertInput, alertPayload, decideAlerts } from '../../shared/monitoring/alerts.ts';
+import { competitorStanding } from '../../shared/monitoring/standing.ts';
 
 // The alert rules as a table: scan history and open incident in, alerts and incident out.
 

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { renderNotFoundPage, renderStatusPage } from '../../api/pages/status-page.ts';
 import type { StatusPageView } from '../../api/presenters/monitor.ts';
-import { html, raw } from '../../api/views/html.ts';
-import { renderNotFoundPage, renderStatusPage } from '../../api/views/status-page.ts';
+import { html, raw } from '../../shared/html.ts';
 
 // The status page view on its edge cases; the full page in a browser is in
 // test/integration/monitor-status-page.test.ts.

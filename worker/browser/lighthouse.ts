@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
+import type { LighthouseRunner, LighthouseRunOptions, SlimLhr } from '../../shared/scan/browser.ts';
 import { BrowserError, launchArgs, requireChromium } from './chromium.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 
@@ -18,41 +19,11 @@ const CHILD = fileURLToPath(new URL('./lighthouse-child.mjs', import.meta.url));
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const DEFAULT_TIMEOUT_MS = 90_000;
 
-/** The part of a Lighthouse report the child sends back (audit details are dropped there). */
-export interface SlimLhr {
-  lighthouseVersion: string;
-  finalDisplayedUrl?: string;
-  runtimeError?: { code: string; message: string };
-  runWarnings?: string[];
-  categories: Record<string, { id: string; title: string; score: number | null }>;
-  audits: Record<
-    string,
-    {
-      id: string;
-      title: string;
-      score: number | null;
-      scoreDisplayMode: string;
-      numericValue?: number;
-      displayValue?: string;
-    }
-  >;
-  timing: { total?: number };
-}
-
-export interface LighthouseRunOptions {
-  signal?: AbortSignal; // the scan's deadline; also bounds the wait for our turn
-  timeoutMs?: number; // hard bound of the run itself; default 90 s
-}
-
 export interface LighthouseRunnerOptions {
   policy: UrlPolicy;
   chromiumPath?: string; // default: findChromium()
   profileRoot?: string; // where throwaway profiles go; default the OS temp dir
   categories?: string[];
-}
-
-export interface LighthouseRunner {
-  run(url: string, opts?: LighthouseRunOptions): Promise<SlimLhr>;
 }
 
 // Module-level: one run at a time across every runner in this process.

@@ -2,6 +2,12 @@ import pLimit from 'p-limit';
 import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
+import type {
+  BrowserPool,
+  BrowserPoolStats,
+  BrowserSession,
+  SessionOptions,
+} from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 
@@ -15,38 +21,6 @@ export interface BrowserPoolOptions {
   concurrency?: number; // sessions at once; default 2
   chromiumPath?: string; // default: findChromium()
   launchTimeoutMs?: number; // default 30 s
-}
-
-export interface SessionOptions {
-  signal?: AbortSignal; // the scan's deadline
-  timeoutMs?: number; // this session's own bound; default 60 s
-}
-
-export interface BrowserSession {
-  /** A fresh context (service workers blocked, traffic through this session's policy proxy). */
-  newContext(options?: BrowserContextOptions): Promise<BrowserContext>;
-  /** Targets the policy proxy refused during this session: URLs (http) or host:port (tunnels). */
-  readonly blocked: readonly string[];
-  /** Aborts when the session's deadline passes; its contexts are closed at that moment. */
-  readonly signal: AbortSignal;
-  readonly browserVersion: string;
-}
-
-export interface BrowserPoolStats {
-  readonly launches: number;
-  readonly sessionsInUse: number;
-  readonly contextsOpen: number;
-  readonly queued: number;
-  readonly browserRunning: boolean;
-  /** Process ids (= process group ids) of live browsers started by this pool. */
-  readonly pids: readonly number[];
-}
-
-export interface BrowserPool {
-  use<T>(opts: SessionOptions, fn: (session: BrowserSession) => Promise<T>): Promise<T>;
-  readonly stats: BrowserPoolStats;
-  /** Ends every session, closes the browser and kills anything of it that is left. */
-  close(): Promise<void>;
 }
 
 const DEFAULT_SESSION_TIMEOUT_MS = 60_000;

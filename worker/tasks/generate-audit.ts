@@ -1,11 +1,11 @@
 import { sql } from 'kysely';
 import { z } from 'zod';
-import { auditTopic, orderRunLock } from '../../api/services/audits.ts';
+import { AuditFailure } from '../../shared/audits/crawl.ts';
+import { notifyDelivered } from '../../shared/audits/delivery.ts';
+import { generateReport } from '../../shared/audits/generate.ts';
+import { auditTopic, orderRunLock } from '../../shared/audits/orders.ts';
 import { notify } from '../../shared/jobs/events.ts';
 import { auditGenerationDuration, auditOrders } from '../../shared/metrics.ts';
-import { AuditFailure } from '../audit/crawl.ts';
-import { notifyDelivered } from '../audit/delivery.ts';
-import { generateReport } from '../audit/generate.ts';
 import { defineTask, type TaskContext } from '../task.ts';
 
 // One audit order: paid -> generating -> delivered (report stored, then the audit.delivered
@@ -37,7 +37,10 @@ export default defineTask({
   },
 });
 
-async function runOrder(orderId: string, { db, config, log, signal, helpers }: TaskContext): Promise<void> {
+async function runOrder(
+  orderId: string,
+  { db, config, log, signal, helpers, browser }: TaskContext,
+): Promise<void> {
   const order = await db.selectFrom('audit_orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!order) return log.warn({ orderId }, 'audit order is gone; nothing to do');
   if (order.status === 'failed') return;
@@ -68,7 +71,7 @@ async function runOrder(orderId: string, { db, config, log, signal, helpers }: T
         dimension: product.dimension,
         targetUrl: order.target_url,
       },
-      { config, signal, log: (msg) => log.debug({ orderId }, msg) },
+      { config, signal, browser, log: (msg) => log.debug({ orderId }, msg) },
     );
     // The report and the state change are one write: there is exactly one report per order.
     const delivered = await db.transaction().execute(async (trx) => {

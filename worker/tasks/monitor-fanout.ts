@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fanOutDueSites } from '../monitoring/fanout.ts';
+import { fanOutDueSites } from '../../shared/monitoring/fanout.ts';
 import { defineTask } from '../task.ts';
 
 // Cron (every minute): enqueue a monitor_scan job for every site that is due. No ?fill= in the

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { monitorSite } from '../monitoring/scan-site.ts';
+import { monitorSite } from '../../shared/monitoring/scan-site.ts';
 import { defineTask } from '../task.ts';
 
 // One scheduled scan of one monitored site (enqueued by monitor_fanout, job key per site).
@@ -11,7 +11,7 @@ export default defineTask({
   }),
   // A bound above the scan's own deadline (SCAN_FULL_DEADLINE_MS), for the recording and sending.
   timeoutMs: 6 * 60_000,
-  async run({ siteId, dueAt }, { db, config, log, signal }) {
-    await monitorSite({ db, config, log, signal }, { siteId, dueAt: new Date(dueAt) });
+  async run({ siteId, dueAt }, { db, config, log, signal, browser }) {
+    await monitorSite({ db, config, log, signal, browser }, { siteId, dueAt: new Date(dueAt) });
   },
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pruneHits } from '../../api/rate-limit.ts';
+import { pruneHits } from '../../shared/accounts/rate-limit.ts';
 import { defineTask } from '../task.ts';
 
 // Cron (hourly): rate-limit bookkeeping older than the window is never read again.

@@ -1,18 +1,17 @@
 import { z } from 'zod';
-import { scanTopic } from '../../api/services/scans.ts';
 import { AppError } from '../../shared/errors.ts';
 import { notify } from '../../shared/jobs/events.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
-import { browserResources } from '../scan/browser-resources.ts';
-import { runScan } from '../scan/run-scan.ts';
+import { runScan } from '../../shared/scans/run-scan.ts';
+import { scanTopic } from '../../shared/scans/scans.ts';
 import { defineTask } from '../task.ts';
 
 // Gathers and scores one scan row. Idempotent: a re-run after a crash overwrites the same row.
 export default defineTask({
   name: 'scan_url',
   payload: z.object({ scanId: z.string().min(1) }),
-  async run({ scanId }, { db, config, log, signal }) {
+  async run({ scanId }, { db, config, log, signal, browser }) {
     const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
     if (!scan) return log.warn({ scanId }, 'scan row is gone; nothing to do');
     if (scan.status === 'done') return;
@@ -65,7 +64,7 @@ export default defineTask({
     try {
       const outcome = await runScan(new URL(scan.url), scan.mode, {
         policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
-        browser: () => browserResources(config),
+        browser,
         signal: deadline,
         onPhase,
         log: (msg) => log.debug({ scanId }, msg),

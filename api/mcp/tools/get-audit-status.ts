@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { getOrder } from '../../../shared/audits/orders.ts';
 import { presentOrder } from '../../presenters/audit.ts';
 import { AuditOrder, OrderIdParams } from '../../routes/audits/schema.ts';
-import { getOrder } from '../../services/audits.ts';
 import { defineTool } from '../tool.ts';
 
 export default defineTool({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { listProducts } from '../../../shared/audits/products.ts';
 import { ProductList } from '../../routes/products/schema.ts';
-import { listProducts } from '../../services/products.ts';
 import { defineTool } from '../tool.ts';
 
 export default defineTool({

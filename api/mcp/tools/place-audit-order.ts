@@ -1,7 +1,7 @@
 import { z } from 'zod';
+import { placeOrder } from '../../../shared/audits/orders.ts';
 import { presentCreated } from '../../presenters/audit.ts';
 import { AuditOrderBody, AuditOrderCreated } from '../../routes/audits/schema.ts';
-import { placeOrder } from '../../services/audits.ts';
 import { defineTool } from '../tool.ts';
 
 export default defineTool({

@@ -1,7 +1,13 @@
 import { z } from 'zod';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
+import {
+  awaitScan,
+  pendingBody,
+  requestScan,
+  scanFailure,
+  vetTargetUrl,
+} from '../../../shared/scans/scans.ts';
 import type { ScanView } from '../../routes/scans/index.ts';
-import { awaitScan, pendingBody, requestScan, scanFailure, vetTargetUrl } from '../../services/scans.ts';
 import type { ToolContext, ToolOutcome } from '../tool.ts';
 
 // What the scan tools share with the REST scan endpoints: the same job, TTL cache and bounded

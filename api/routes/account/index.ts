@@ -1,6 +1,6 @@
+import { getAccountView } from '../../../shared/accounts/accounts.ts';
 import { notFound } from '../../../shared/errors.ts';
 import { defineRoute } from '../../route.ts';
-import { getAccountView } from '../../services/accounts.ts';
 import { AccountResponse } from './schema.ts';
 
 export default [

@@ -1,10 +1,10 @@
+import { getOrder, orderForReport, placeOrder } from '../../../shared/audits/orders.ts';
+import type { AuditReport as Report } from '../../../shared/audits/report.ts';
+import { renderReportHtml } from '../../../shared/audits/report-html.ts';
 import { badRequest } from '../../../shared/errors.ts';
-import { renderReportHtml } from '../../../worker/audit/render-html.ts';
-import type { AuditReport as Report } from '../../../worker/audit/report.ts';
 import { ProblemSchema } from '../../openapi.ts';
 import { presentCreated, presentOrder } from '../../presenters/audit.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
-import { getOrder, orderForReport, placeOrder } from '../../services/audits.ts';
 import {
   AuditOrder,
   AuditOrderBody,

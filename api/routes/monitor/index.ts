@@ -1,13 +1,3 @@
-import { accountWebhookSecret } from '../../../shared/webhooks/deliver.ts';
-import { ProblemSchema } from '../../openapi.ts';
-import {
-  presentComparedSite,
-  presentLatestScan,
-  presentSite,
-  presentSubscription,
-} from '../../presenters/monitor.ts';
-import { type Access, defineRoute, type RouteContext } from '../../route.ts';
-import type { Services } from '../../services/index.ts';
 import {
   addSite,
   compareSites,
@@ -17,7 +7,17 @@ import {
   removeSite,
   requireSubscription,
   updateSite,
-} from '../../services/monitoring.ts';
+} from '../../../shared/monitoring/sites.ts';
+import type { Services } from '../../../shared/services.ts';
+import { accountWebhookSecret } from '../../../shared/webhooks/deliver.ts';
+import { ProblemSchema } from '../../openapi.ts';
+import {
+  presentComparedSite,
+  presentLatestScan,
+  presentSite,
+  presentSubscription,
+} from '../../presenters/monitor.ts';
+import { type Access, defineRoute, type RouteContext } from '../../route.ts';
 import {
   AddCompetitorBody,
   AddSiteBody,

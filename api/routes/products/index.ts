@@ -1,5 +1,5 @@
+import { listProducts } from '../../../shared/audits/products.ts';
 import { defineRoute } from '../../route.ts';
-import { listProducts } from '../../services/products.ts';
 import { ProductList } from './schema.ts';
 
 export default [

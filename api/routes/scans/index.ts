@@ -1,12 +1,9 @@
 import { z } from 'zod';
+import { authenticate } from '../../../shared/accounts/auth.ts';
+import { listProducts } from '../../../shared/audits/products.ts';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
 import { notFound, unauthorized, variantMismatch } from '../../../shared/errors.ts';
-import { authenticate } from '../../auth.ts';
-import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
-import { defineRoute, type RouteContext } from '../../route.ts';
-import type { Services } from '../../services/index.ts';
-import { listProducts } from '../../services/products.ts';
 import {
   awaitScan,
   getScan,
@@ -14,7 +11,10 @@ import {
   requestScan,
   scanFailure,
   vetTargetUrl,
-} from '../../services/scans.ts';
+} from '../../../shared/scans/scans.ts';
+import type { Services } from '../../../shared/services.ts';
+import { presentCitability, presentLlmsTxt, presentScanA, presentScanB } from '../../presenters/scan.ts';
+import { defineRoute, type RouteContext } from '../../route.ts';
 import { CitabilityScore, LlmsTxtReport } from '../tools/schema.ts';
 import {
   locationHeader,

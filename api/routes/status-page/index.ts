@@ -1,8 +1,8 @@
 import { notFound } from '../../../shared/errors.ts';
+import { statusPageData } from '../../../shared/monitoring/sites.ts';
+import { renderNotFoundPage, renderStatusPage, STATUS_PAGE_CSP } from '../../pages/status-page.ts';
 import { presentStatusPage } from '../../presenters/monitor.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
-import { statusPageData } from '../../services/monitoring.ts';
-import { renderNotFoundPage, renderStatusPage, STATUS_PAGE_CSP } from '../../views/status-page.ts';
 import { StatusPage, StatusTokenParams } from './schema.ts';
 
 // The public status page of a monitoring subscription ({site_url}/status/<token>): no login, the

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
+import type { Services } from '../../../shared/services.ts';
 import { defineRoute } from '../../route.ts';
-import type { Services } from '../../services/index.ts';
 import { StatusResponse } from './schema.ts';
 
 export const API_VERSION = '1.0.0';

@@ -1,5 +1,5 @@
-import type { LighthouseRunner, SlimLhr } from '../../../worker/browser/lighthouse.ts';
 import type { LighthouseArtifact } from '../artifacts.ts';
+import type { LighthouseRunner, SlimLhr } from '../browser.ts';
 import type { BrowserGatherContext } from './rendered.ts';
 
 // The Lighthouse artifact: a Lighthouse run (in its own process, see worker/browser/lighthouse.ts)

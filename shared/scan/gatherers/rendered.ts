@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { BrowserContextOptions, Page } from 'playwright-core';
-import type { BrowserPool, BrowserSession } from '../../../worker/browser/pool.ts';
 import type { RenderedArtifact, RenderedViewport } from '../artifacts.ts';
+import type { BrowserPool, BrowserSession } from '../browser.ts';
 
 // The Rendered artifact: the page in headless Chromium at desktop and phone size, after scripts.
 // Loading is bounded at every step (an unreachable third-party asset must not hold the scan):

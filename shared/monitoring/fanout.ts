@@ -1,12 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../../shared/db/database.ts';
-import {
-  jobsAdded,
-  monitorFanoutDuration,
-  monitorScansScheduled,
-  monitorSitesDue,
-} from '../../shared/metrics.ts';
+import type { Database } from '../db/database.ts';
+import { jobsAdded, monitorFanoutDuration, monitorScansScheduled, monitorSitesDue } from '../metrics.ts';
 
 // The scheduler. Due-ness is row state (next_scan_due_at), so a run claims what is due now
 // however many cron ticks were missed: after a day of downtime every site runs once, not once per

@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import { reportUrl } from '../../api/services/audits.ts';
-import type { Config } from '../../shared/config.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { AuditOrder } from '../../shared/db/tables/audit-orders.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { deliverWebhook, type WebhookAttempt } from '../../shared/webhooks/deliver.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { AuditOrder } from '../db/tables/audit-orders.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { deliverWebhook, type WebhookAttempt } from '../webhooks/deliver.ts';
+import { reportUrl } from './orders.ts';
 
 export const AUDIT_DELIVERED = 'audit.delivered';
 

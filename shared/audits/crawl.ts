@@ -1,7 +1,7 @@
-import { AppError } from '../../shared/errors.ts';
-import { NetError } from '../../shared/net/net-error.ts';
-import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import { SIGHTLINE_USER_AGENT } from '../../shared/net/user-agent.ts';
+import { AppError } from '../errors.ts';
+import { NetError } from '../net/net-error.ts';
+import type { UrlPolicy } from '../net/url-policy.ts';
+import { SIGHTLINE_USER_AGENT } from '../net/user-agent.ts';
 import {
   type GatherError,
   isGatherError,
@@ -9,15 +9,15 @@ import {
   type ResourcesArtifact,
   type RobotsTxtArtifact,
   type SitemapArtifact,
-} from '../../shared/scan/artifacts.ts';
-import { loadDocument } from '../../shared/scan/computed/document.ts';
-import { errorText } from '../../shared/scan/gatherers/fetch-text.ts';
-import { gatherPage } from '../../shared/scan/gatherers/page.ts';
-import { gatherResources } from '../../shared/scan/gatherers/resources.ts';
-import { gatherRobotsTxt } from '../../shared/scan/gatherers/robots-txt.ts';
-import { gatherSitemap } from '../../shared/scan/gatherers/sitemap.ts';
-import type { GatherContext } from '../../shared/scan/gatherers/types.ts';
-import { groupsFor, isAllowed } from '../../shared/scan/parsers/robots-txt.ts';
+} from '../scan/artifacts.ts';
+import { loadDocument } from '../scan/computed/document.ts';
+import { errorText } from '../scan/gatherers/fetch-text.ts';
+import { gatherPage } from '../scan/gatherers/page.ts';
+import { gatherResources } from '../scan/gatherers/resources.ts';
+import { gatherRobotsTxt } from '../scan/gatherers/robots-txt.ts';
+import { gatherSitemap } from '../scan/gatherers/sitemap.ts';
+import type { GatherContext } from '../scan/gatherers/types.ts';
+import { groupsFor, isAllowed } from '../scan/parsers/robots-txt.ts';
 
 // The audit crawl: the target page, then same-origin pages found in its links and the sitemap,
 // breadth first, with the quick gatherers (Page and Resources) on each. robots.txt is honoured

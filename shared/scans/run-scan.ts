@@ -1,15 +1,14 @@
-import type { ScanMode } from '../../shared/db/tables/scans.ts';
-import { gathererFailures, scanDuration } from '../../shared/metrics.ts';
-import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import { SIGHTLINE_USER_AGENT } from '../../shared/net/user-agent.ts';
-import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
-import type { ModelScore } from '../../shared/scan/engine.ts';
-import { gatherQuick } from '../../shared/scan/gatherers/index.ts';
-import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
-import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
-import { SCAN_MODELS, scoreArtifacts } from '../../shared/scan/score.ts';
-import type { LighthouseRunner } from '../browser/lighthouse.ts';
-import type { BrowserPool } from '../browser/pool.ts';
+import type { ScanMode } from '../db/tables/scans.ts';
+import { gathererFailures, scanDuration } from '../metrics.ts';
+import type { UrlPolicy } from '../net/url-policy.ts';
+import { SIGHTLINE_USER_AGENT } from '../net/user-agent.ts';
+import type { ArtifactSet } from '../scan/artifacts.ts';
+import type { BrowserProvider } from '../scan/browser.ts';
+import type { ModelScore } from '../scan/engine.ts';
+import { gatherQuick } from '../scan/gatherers/index.ts';
+import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
+import { gatherRendered } from '../scan/gatherers/rendered.ts';
+import { SCAN_MODELS, scoreArtifacts } from '../scan/score.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
 // run), then score every model. Used by the scan_url task and by `sightline scan` alike.
@@ -17,7 +16,7 @@ import type { BrowserPool } from '../browser/pool.ts';
 export interface ScanDeps {
   policy: UrlPolicy;
   /** Full mode only: created lazily by the caller, shared across scans of a process. */
-  browser?: () => { pool: BrowserPool; lighthouse: LighthouseRunner };
+  browser?: BrowserProvider;
   signal: AbortSignal;
   onPhase?: (phase: string) => void;
   log?: (msg: string) => void;

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../shared/db/database.ts';
-import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
-import { hashKey, keyVariant } from '../shared/keys.ts';
+import type { Database } from '../db/database.ts';
+import type { ApiTier, Variant } from '../db/tables/accounts.ts';
+import { hashKey, keyVariant } from './keys.ts';
 
 // Tier limits (decisions.md): calls per rolling hour.
 export const TIER_LIMITS: Record<ApiTier, number> = {

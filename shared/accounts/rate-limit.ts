@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import type { Database } from '../shared/db/database.ts';
+import type { Database } from '../db/database.ts';
 
 // A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/001) so every API
 // instance shares it and concurrent calls for one key stay exact.

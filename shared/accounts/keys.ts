@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Variant } from './db/tables/accounts.ts';
+import type { Variant } from '../db/tables/accounts.ts';
 
 // API keys (decisions.md): A `sl_live_` + 40 base62, B `ar_` + 40 base62. The last 6 characters
 // are a checksum of the rest, so a malformed or mistyped key is refused without a database look-up.

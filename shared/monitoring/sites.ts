@@ -1,13 +1,13 @@
 import { type Kysely, sql } from 'kysely';
-import type { Config } from '../../shared/config.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { MonitorScan } from '../../shared/db/tables/monitor-scans.ts';
-import type { MonitoredSite, SiteType } from '../../shared/db/tables/monitored-sites.ts';
-import type { Subscription } from '../../shared/db/tables/subscriptions.ts';
-import { AppError, badRequest, notFound, quotaExceeded, subscriptionRequired } from '../../shared/errors.ts';
-import { monitorJobKey } from '../../worker/monitoring/fanout.ts';
-import type { Services } from './index.ts';
-import { vetTargetUrl } from './scans.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { MonitorScan } from '../db/tables/monitor-scans.ts';
+import type { MonitoredSite, SiteType } from '../db/tables/monitored-sites.ts';
+import type { Subscription } from '../db/tables/subscriptions.ts';
+import { AppError, badRequest, notFound, quotaExceeded, subscriptionRequired } from '../errors.ts';
+import { vetTargetUrl } from '../scans/scans.ts';
+import type { Services } from '../services.ts';
+import { monitorJobKey } from './fanout.ts';
 
 // Monitored sites of a subscriber. Every call needs an active subscription; own sites and
 // competitors share its quota, checked under a lock on the subscription row so concurrent adds

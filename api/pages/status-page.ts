@@ -1,5 +1,5 @@
+import { type Html, html, raw } from '../../shared/html.ts';
 import type { StatusPageView } from '../presenters/monitor.ts';
-import { type Html, html, raw } from './html.ts';
 
 // The public status page: one self-contained document (inline CSS and SVG, no scripts, no
 // external assets), so it renders the same behind any proxy and under a strict CSP.

@@ -1,19 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import type { Config } from '../../shared/config.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { DimensionScores } from '../../shared/db/tables/monitor-scans.ts';
-import type { ScanMode } from '../../shared/db/tables/scans.ts';
-import { notify } from '../../shared/jobs/events.ts';
-import type { Logger } from '../../shared/logger.ts';
-import { monitorAlerts, monitorScans } from '../../shared/metrics.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
-import type { ModelScore } from '../../shared/scan/engine.ts';
-import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import { SCAN_MODELS } from '../../shared/scan/score.ts';
-import { browserResources } from '../scan/browser-resources.ts';
-import { runScan, type ScanOutcome } from '../scan/run-scan.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { DimensionScores } from '../db/tables/monitor-scans.ts';
+import type { ScanMode } from '../db/tables/scans.ts';
+import { notify } from '../jobs/events.ts';
+import type { Logger } from '../logger.ts';
+import { monitorAlerts, monitorScans } from '../metrics.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { isGatherError } from '../scan/artifacts.ts';
+import type { BrowserProvider } from '../scan/browser.ts';
+import type { ModelScore } from '../scan/engine.ts';
+import { monitoringModel } from '../scan/models/monitoring.ts';
+import { SCAN_MODELS } from '../scan/score.ts';
+import { runScan, type ScanOutcome } from '../scans/run-scan.ts';
 import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
 import { deliverPendingAlerts } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
@@ -30,6 +30,7 @@ export interface MonitorScanDeps {
   config: Config;
   log: Logger;
   signal: AbortSignal;
+  browser: BrowserProvider;
 }
 
 type Measured =
@@ -105,7 +106,7 @@ export async function monitorSite(
   const startedAt = new Date();
   const outcome = await runScan(new URL(site.url), mode, {
     policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
-    browser: () => browserResources(config),
+    browser: deps.browser,
     signal: deadline,
     log: (msg) => log.debug({ siteId: site.id }, msg),
     // Scored with the scan models too, so the stored scan serves the other views; checks run once.

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Database } from '../../shared/db/database.ts';
-import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';
-import type { Plan } from '../../shared/db/tables/subscriptions.ts';
-import { generateKey } from '../../shared/keys.ts';
-import { TIERS_BY_VARIANT } from '../auth.ts';
+import type { Database } from '../db/database.ts';
+import type { ApiTier, Variant } from '../db/tables/accounts.ts';
+import type { Plan } from '../db/tables/subscriptions.ts';
+import { TIERS_BY_VARIANT } from './auth.ts';
+import { generateKey } from './keys.ts';
 
 // Plans (decisions.md): growth weekly, 5 sites, 10 prompts; agency daily, 25 sites, 20 prompts.
 export const PLANS: Record<

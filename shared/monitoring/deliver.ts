@@ -1,10 +1,10 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../../shared/config.ts';
-import type { Database } from '../../shared/db/database.ts';
-import type { Logger } from '../../shared/logger.ts';
-import { monitorAlerts } from '../../shared/metrics.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { deliverWebhook } from '../../shared/webhooks/deliver.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import { monitorAlerts } from '../metrics.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { deliverWebhook } from '../webhooks/deliver.ts';
 import { alertPayload } from './alerts.ts';
 
 export const ALERT_EVENT = 'monitoring.alert';

@@ -1,16 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Scan, ScanMode } from '../../shared/db/tables/scans.ts';
-import { AppError } from '../../shared/errors.ts';
-import { addJob } from '../../shared/jobs/queue.ts';
-import { NetError } from '../../shared/net/net-error.ts';
-import {
-  assertUrlAllowed,
-  createUrlPolicy,
-  normalizeTargetUrl,
-  type UrlPolicy,
-} from '../../shared/net/url-policy.ts';
-import type { Services } from './index.ts';
+import type { Scan, ScanMode } from '../db/tables/scans.ts';
+import { AppError } from '../errors.ts';
+import { addJob } from '../jobs/queue.ts';
+import { NetError } from '../net/net-error.ts';
+import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
+import type { Services } from '../services.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
 // the worker's completion signal. The same URL and mode scanned within the TTL is served from the

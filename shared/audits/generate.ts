@@ -1,11 +1,11 @@
-import type { Config } from '../../shared/config.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import type { ArtifactName, ArtifactSet } from '../../shared/scan/artifacts.ts';
-import { checksById } from '../../shared/scan/checks/index.ts';
-import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
-import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
-import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
-import { browserResources } from '../scan/browser-resources.ts';
+import type { Config } from '../config.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import type { ArtifactName, ArtifactSet } from '../scan/artifacts.ts';
+import type { BrowserProvider } from '../scan/browser.ts';
+import { checksById } from '../scan/checks/index.ts';
+import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
+import { gatherRendered } from '../scan/gatherers/rendered.ts';
+import { siteAuditModel } from '../scan/models/site-audit.ts';
 import { type CrawlResult, crawlSite } from './crawl.ts';
 import { type AuditReport, buildReport } from './report.ts';
 
@@ -24,6 +24,8 @@ export interface GenerateDeps {
   signal: AbortSignal;
   log: (msg: string) => void;
   onPages?: (pages: number) => void;
+  /** The worker's browser, used only when the product needs full mode. */
+  browser: BrowserProvider;
 }
 
 const BROWSER_ARTIFACTS = new Set<ArtifactName>(['Rendered', 'Lighthouse']);
@@ -74,7 +76,7 @@ async function renderKeyPages(crawl: CrawlResult, deps: GenerateDeps) {
   const out = new Map<string, Pick<ArtifactSet, 'Rendered' | 'Lighthouse'>>();
   const keyPages = crawl.pages.filter((p) => p.Page.status < 400).slice(0, deps.config.AUDIT_FULL_PAGES);
   if (keyPages.length === 0) return out;
-  const { pool, lighthouse } = browserResources(deps.config);
+  const { pool, lighthouse } = deps.browser();
   for (const page of keyPages) {
     deps.log(`full mode: ${page.url}`);
     const ctx = { url: page.url, signal: deps.signal };

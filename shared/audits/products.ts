@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../shared/db/database.ts';
+import type { Database } from '../db/database.ts';
 
 export interface ProductView {
   id: string;

@@ -2,15 +2,16 @@ import client from 'prom-client';
 import type { Config } from '../../shared/config.ts';
 import { registry } from '../../shared/metrics.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { createLighthouseRunner, type LighthouseRunner, lighthouseStats } from '../browser/lighthouse.ts';
-import { type BrowserPool, createBrowserPool } from '../browser/pool.ts';
+import type { BrowserPool, ScanBrowser } from '../../shared/scan/browser.ts';
+import { createLighthouseRunner, lighthouseStats } from './lighthouse.ts';
+import { createBrowserPool } from './pool.ts';
 
 // One browser pool and one Lighthouse runner per worker process, made on the first full scan
 // (quick-only workers never start Chromium) and closed on shutdown.
 
-let resources: { pool: BrowserPool; lighthouse: LighthouseRunner } | undefined;
+let resources: ScanBrowser | undefined;
 
-export function browserResources(config: Config): { pool: BrowserPool; lighthouse: LighthouseRunner } {
+export function browserResources(config: Config): ScanBrowser {
   if (!resources) {
     const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
     const chromiumPath = config.CHROMIUM_PATH;

@@ -1,13 +1,8 @@
-import { type ArtifactName, type ArtifactSet, isGatherError } from '../../shared/scan/artifacts.ts';
-import type { Check, CheckResult } from '../../shared/scan/check.ts';
-import { checksById } from '../../shared/scan/checks/index.ts';
-import { type CheckRun, runChecks, scoreModel } from '../../shared/scan/engine.ts';
-import {
-  gradeFor,
-  type ModelCheckRef,
-  type ModelDimension,
-  type ScoringModel,
-} from '../../shared/scan/model.ts';
+import { type ArtifactName, type ArtifactSet, isGatherError } from '../scan/artifacts.ts';
+import type { Check, CheckResult } from '../scan/check.ts';
+import { checksById } from '../scan/checks/index.ts';
+import { type CheckRun, runChecks, scoreModel } from '../scan/engine.ts';
+import { gradeFor, type ModelCheckRef, type ModelDimension, type ScoringModel } from '../scan/model.ts';
 import type { CrawlResult } from './crawl.ts';
 
 // An audit report: one product's dimension of the site-audit model, run on every crawled page
