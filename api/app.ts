@@ -1,35 +1,52 @@
 import Router from '@koa/router';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../shared/services.ts';
 import { errorHandler } from './middlewares/errors.ts';
-import { guard } from './middlewares/guard.ts';
+import { guard, rateHeadersFallback } from './middlewares/guard.ts';
 import { observe } from './middlewares/observe.ts';
 import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
 import type { RouteContext, RouteDef } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
-/** Builds the Koa app: observe -> errors -> body -> router (guard -> validate -> handler). */
+/**
+ * Builds the Koa app: observe -> errors -> rate headers -> router, and per route
+ * guard (admission) -> body -> validate -> handler. The body is parsed only once a route has
+ * matched and admitted the caller: an unknown path or a refused caller costs no parsing.
+ */
 export function createApp(services: Services, routes: RouteDef[] = defaultRoutes): Koa {
   const app = new Koa({ proxy: services.config.TRUST_PROXY });
   app.silent = true; // errors are logged by our own middleware, once
   const router = new Router();
   const openapi = buildOpenApi(routes, services.config);
+  const body = koaBody({
+    jsonLimit: services.config.BODY_LIMIT,
+    formLimit: services.config.BODY_LIMIT,
+    textLimit: services.config.BODY_LIMIT,
+    multipart: false,
+    jsonStrict: true,
+    onError: (err) => {
+      throw err;
+    },
+  });
+  const named = (name: string): Middleware => {
+    return async (ctx, next) => {
+      ctx.state.routeName = name;
+      await next();
+    };
+  };
 
-  router.get('/openapi.json', (ctx) => {
-    ctx.state.routeName = '/openapi.json';
+  router.get('/openapi.json', named('/openapi.json'), guard({ kind: 'public' }, services), (ctx) => {
     ctx.body = openapi;
   });
 
   for (const def of routes) {
     router[def.method](
       def.path,
-      async (ctx, next) => {
-        ctx.state.routeName = def.path;
-        await next();
-      },
+      named(def.path),
       guard(def.access, services),
+      body,
       validate(def),
       async (rawCtx) => {
         const ctx = rawCtx as RouteContext;
@@ -41,18 +58,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
 
   app.use(observe(services.log));
   app.use(errorHandler(services.log));
-  app.use(
-    koaBody({
-      jsonLimit: services.config.BODY_LIMIT,
-      formLimit: services.config.BODY_LIMIT,
-      textLimit: services.config.BODY_LIMIT,
-      multipart: false,
-      jsonStrict: true,
-      onError: (err) => {
-        throw err;
-      },
-    }),
-  );
+  app.use(rateHeadersFallback(services));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

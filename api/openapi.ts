@@ -117,6 +117,7 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
     }
     const errorStatuses = [400, 429, 500];
     if (def.access.kind === 'key') errorStatuses.push(401, 403);
+    if (def.access.kind === 'optional-key') errorStatuses.push(401);
     if (def.path.includes(':')) errorStatuses.push(404);
     for (const s of errorStatuses) {
       responses[String(s)] ??= {
@@ -138,7 +139,13 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
       tags: def.tags,
       parameters: parameters(def, components),
       responses,
-      security: def.access.kind === 'key' ? [{ bearerAuth: [] }] : [],
+      // An optional key: either no security requirement or the bearer key.
+      security:
+        def.access.kind === 'key'
+          ? [{ bearerAuth: [] }]
+          : def.access.kind === 'optional-key'
+            ? [{}, { bearerAuth: [] }]
+            : [],
     };
     if (def.access.kind === 'key') {
       op['x-sightline-access'] = { variants: def.access.variants, tiers: def.access.tiers ?? 'any' };

@@ -1,19 +1,14 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
+import type { AccessRule } from '../shared/accounts/admission.ts';
 import type { Principal } from '../shared/accounts/auth.ts';
-import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
 import type { Services } from '../shared/services.ts';
 
 // One declaration per endpoint: the same zod schemas validate requests, type the handler's input
 // and generate /openapi.json, so the description cannot drift from the code.
 
-export type Access =
-  /** Public, not counted: informational endpoints; headers show the caller's bucket. */
-  | { kind: 'public' }
-  /** Keyless, counted per client IP against `ipLimit` calls per hour (bucket `name`). */
-  | { kind: 'ip'; bucket: string; ipLimit: number | ((services: Services) => number) }
-  /** Bearer key required; `variants` and `tiers` restrict who may call. */
-  | { kind: 'key'; variants: Variant[]; tiers?: ApiTier[] };
+/** Who may call an endpoint and how it is counted: the one admission path's rules. */
+export type Access = AccessRule;
 
 export interface ResponseSpec {
   description: string;

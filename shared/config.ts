@@ -25,6 +25,8 @@ const ConfigSchema = z.object({
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
   BODY_LIMIT: z.string().default('256kb'),
   RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
+  /** Polls of GET /api/v1/scans/{id} per hour, per key or per address: a bucket of their own. */
+  RATE_LIMIT_POLL: z.coerce.number().int().min(1).default(1800),
   TRUST_PROXY: bool.default(false),
   METRICS_TOKEN: z.string().min(16).optional(),
   SCAN_ALLOW_HOSTS: z.string().default(''),

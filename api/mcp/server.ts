@@ -4,11 +4,11 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { AdmissionError, Admitter } from '../../shared/accounts/admission.ts';
 import { type AuthResult, authenticate, type Principal } from '../../shared/accounts/auth.ts';
-import { takeToken } from '../../shared/accounts/rate-limit.ts';
 import { AppError, type FieldError } from '../../shared/errors.ts';
-import { rateLimited } from '../../shared/metrics.ts';
 import type { Services } from '../../shared/services.ts';
+import { callerOf, setRateHeaders } from '../middlewares/guard.ts';
 import type { RouteContext } from '../route.ts';
 import { API_VERSION } from '../routes/status/index.ts';
 import { invalidParams, RPC, RpcError, rpcErrorFor } from './errors.ts';
@@ -32,6 +32,7 @@ const MCP_INSTRUCTIONS =
 /** One HTTP request's caller: its key (looked up at most once), rate-limit headers and log identity. */
 export class McpCaller {
   private auth?: Promise<AuthResult>;
+  private readonly admitter: Admitter;
   readonly header: string | undefined;
   /** Set once a call in this request was refused by the rate limit: the HTTP answer becomes 429. */
   retryAfter?: number;
@@ -41,65 +42,42 @@ export class McpCaller {
     private readonly ctx: RouteContext,
   ) {
     this.header = ctx.get('authorization') || undefined;
+    this.admitter = new Admitter(services.db, services.config);
   }
 
+  /** The key's principal for tools/list (not counted). */
   authenticate(): Promise<AuthResult> {
     this.auth ??= authenticate(this.services.db, this.header);
     return this.auth;
   }
 
-  get ip(): string {
-    return this.ctx.ip;
+  /**
+   * tools/call goes through the one admission path, as a REST call does: a valid key, counted
+   * against its hourly budget (failed keys per client address). Refusals become JSON-RPC errors.
+   */
+  async admit(): Promise<Principal> {
+    try {
+      const { principal, rate } = await this.admitter.keyed(callerOf(this.ctx));
+      setRateHeaders(this.ctx, rate);
+      this.ctx.state.principal = principal; // the request log names the account, as for REST
+      return principal;
+    } catch (err) {
+      if (!(err instanceof AdmissionError)) throw err;
+      setRateHeaders(this.ctx, err.rate);
+      if (err.status === 429) {
+        const retryAfter = Math.max(1, err.rate.reset - Math.floor(Date.now() / 1000));
+        this.retryAfter = retryAfter;
+        throw new RpcError(RPC.rateLimited, err.detail, {
+          code: 'rate_limited',
+          limit: err.rate.limit,
+          remaining: err.rate.remaining,
+          reset: err.rate.reset,
+          retryAfter,
+        });
+      }
+      throw new RpcError(RPC.unauthorized, err.detail, { code: 'unauthorized' });
+    }
   }
-
-  /** The request log names the account, as for REST calls. */
-  identify(principal: Principal): void {
-    this.ctx.state.principal = principal;
-  }
-
-  /** Takes one call from the bucket, as the REST guard does; refuses when it is empty. */
-  async count(bucket: string, max: number, kind: 'ip' | 'key', what: string): Promise<void> {
-    const state = await takeToken(this.services.db, bucket, max);
-    this.ctx.set('X-RateLimit-Limit', String(state.limit));
-    this.ctx.set('X-RateLimit-Remaining', String(state.remaining));
-    this.ctx.set('X-RateLimit-Reset', String(state.reset));
-    if (state.allowed) return;
-    rateLimited.inc({ kind });
-    const retryAfter = Math.max(1, state.reset - Math.floor(Date.now() / 1000));
-    this.retryAfter = retryAfter;
-    throw new RpcError(
-      RPC.rateLimited,
-      `Rate limit of ${state.limit} calls per hour for ${what} exceeded; retry after ${retryAfter}s.`,
-      {
-        code: 'rate_limited',
-        limit: state.limit,
-        remaining: state.remaining,
-        reset: state.reset,
-        retryAfter,
-      },
-    );
-  }
-}
-
-const UNAUTHORIZED_DETAIL = {
-  missing: 'A valid API key is required: send Authorization: Bearer <API_KEY>.',
-  malformed: 'The API key is not valid.',
-  unknown: 'The API key is not valid.',
-  revoked: 'This API key has been revoked.',
-} as const;
-
-async function authorise(caller: McpCaller): Promise<Principal> {
-  const auth = await caller.authenticate();
-  if (!auth.ok) {
-    // Failed keys are counted per client address, which also slows key guessing.
-    const { RATE_LIMIT_IP_DEFAULT } = caller.services.config;
-    await caller.count(`ip:default:${caller.ip}`, RATE_LIMIT_IP_DEFAULT, 'ip', 'this client address');
-    throw new RpcError(RPC.unauthorized, UNAUTHORIZED_DETAIL[auth.reason], { code: 'unauthorized' });
-  }
-  const p = auth.principal;
-  caller.identify(p);
-  await caller.count(`key:${p.keyId}`, p.limit, 'key', 'this API key');
-  return p;
 }
 
 function argumentErrors(
@@ -114,7 +92,7 @@ function argumentErrors(
 
 async function callTool(caller: McpCaller, name: string, args: unknown): Promise<CallToolResult> {
   const { services } = caller;
-  const principal = await authorise(caller);
+  const principal = await caller.admit();
   const tools = TOOLS[principal.variant];
   const tool = tools.find((t) => t.name === name);
   if (!tool) {

@@ -16,8 +16,9 @@ export function observe(log: Logger): Middleware {
       await next();
     } finally {
       const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-      const route =
-        (ctx.state.routeName as string | undefined) ?? (ctx.status === 404 ? 'unmatched' : ctx.path);
+      // Only route patterns become labels: anything no route matched (404, 405, a probe of a
+      // random path) is one `unmatched` series, so callers cannot mint series or leak tokens.
+      const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
       httpRequestDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
       const level = ctx.status >= 500 ? 'error' : 'info';
       log[level](

@@ -6,6 +6,7 @@ import { addJob } from '../jobs/queue.ts';
 import { NetError } from '../net/net-error.ts';
 import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
+import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
 // the worker's completion signal. The same URL and mode scanned within the TTL is served from the
@@ -83,27 +84,67 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
       .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
       .returningAll()
       .executeTakeFirstOrThrow();
-    await addJob(trx, 'scan_url', { scanId: scan.id }, { jobKey: `scan:${scan.id}`, maxAttempts: 2 });
+    await addJob(
+      trx,
+      scanUrlJob.name,
+      { scanId: scan.id },
+      { jobKey: scanJobKey(scan.id), maxAttempts: SCAN_MAX_ATTEMPTS },
+    );
     return scan;
   });
 }
 
-export async function getScan(services: Pick<Services, 'db'>, id: string): Promise<Scan | undefined> {
-  return services.db.selectFrom('scans').selectAll().where('id', '=', id).executeTakeFirst();
+/** Every column but the (large) gathered artifacts, which only some views read. */
+const SCAN_COLUMNS = [
+  'id',
+  'url',
+  'domain',
+  'mode',
+  'status',
+  'phase',
+  'account_id',
+  'error',
+  'results',
+  'created_at',
+  'started_at',
+  'finished_at',
+] as const;
+
+/** A scan row; `artifacts` is loaded only when asked for (null otherwise). */
+export async function getScan(
+  services: Pick<Services, 'db'>,
+  id: string,
+  opts: { artifacts?: boolean } = {},
+): Promise<Scan | undefined> {
+  const q = services.db.selectFrom('scans').where('id', '=', id);
+  if (opts.artifacts) return q.selectAll().executeTakeFirst();
+  const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
+  return row && { ...row, artifacts: null };
+}
+
+/** Whether the scan has finished, without loading its results (for waiting and polling). */
+async function isFinished(services: Pick<Services, 'db'>, id: string): Promise<boolean> {
+  const row = await services.db.selectFrom('scans').select('status').where('id', '=', id).executeTakeFirst();
+  return row?.status === 'done' || row?.status === 'failed';
 }
 
 /** Waits for the scan to finish, up to waitMs; returns its latest state either way. */
-export async function awaitScan(services: Services, scan: Scan, waitMs: number): Promise<Scan> {
-  if (scan.status === 'done' || scan.status === 'failed' || waitMs <= 0) return scan;
-  const finished = await services.events.waitFor(
-    scanTopic(scan.id),
-    async () => {
-      const s = await getScan(services, scan.id);
-      return s && (s.status === 'done' || s.status === 'failed') ? s : undefined;
-    },
-    waitMs,
-  );
-  return finished ?? (await getScan(services, scan.id)) ?? scan;
+export async function awaitScan(
+  services: Services,
+  scan: Scan,
+  waitMs: number,
+  opts: { artifacts?: boolean } = {},
+): Promise<Scan> {
+  const settled = scan.status === 'done' || scan.status === 'failed';
+  if ((settled && (scan.artifacts !== null || !opts.artifacts)) || waitMs <= 0) return scan;
+  if (!settled) {
+    await services.events.waitFor(
+      scanTopic(scan.id),
+      async () => ((await isFinished(services, scan.id)) ? true : undefined),
+      waitMs,
+    );
+  }
+  return (await getScan(services, scan.id, opts)) ?? scan;
 }
 
 /** A scan that could not fetch its target is an error for the caller, not a score of zero. */

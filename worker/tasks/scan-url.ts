@@ -1,97 +1,11 @@
-import { z } from 'zod';
-import { AppError } from '../../shared/errors.ts';
-import { notify } from '../../shared/jobs/events.ts';
-import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
-import { scanTopic } from '../../shared/scans/scans.ts';
+import { executeScan } from '../../shared/scans/execute.ts';
+import { scanUrlJob } from '../../shared/scans/jobs.ts';
 import { defineTask } from '../task.ts';
 
-// Gathers and scores one scan row. Idempotent: a re-run after a crash overwrites the same row.
+// Gathers and scores one scan row (shared/scans/execute.ts).
 export default defineTask({
-  name: 'scan_url',
-  payload: z.object({ scanId: z.string().min(1) }),
-  async run({ scanId }, { db, config, log, signal, browser }) {
-    const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
-    if (!scan) return log.warn({ scanId }, 'scan row is gone; nothing to do');
-    if (scan.status === 'done') return;
-    await db
-      .updateTable('scans')
-      .set({ status: 'running', phase: 'starting', started_at: new Date() })
-      .where('id', '=', scanId)
-      .execute();
-
-    const deadlineMs = scan.mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS;
-    const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
-    let lastPhaseWrite = 0;
-    const onPhase = (phase: string) => {
-      log.debug({ scanId, phase }, 'scan phase');
-      // Progress is for pollers; at most a couple of writes a second is plenty.
-      if (Date.now() - lastPhaseWrite < 500) return;
-      lastPhaseWrite = Date.now();
-      void db
-        .updateTable('scans')
-        .set({ phase })
-        .where('id', '=', scanId)
-        .where('status', '=', 'running')
-        .execute()
-        .catch(() => {});
-    };
-
-    const finish = async (values: {
-      status: 'done' | 'failed';
-      error?: object;
-      artifacts?: object;
-      results?: object;
-    }) => {
-      await db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('scans')
-          .set({
-            status: values.status,
-            phase: null,
-            finished_at: new Date(),
-            error: JSON.stringify(values.error ?? null),
-            artifacts: JSON.stringify(values.artifacts ?? null),
-            results: JSON.stringify(values.results ?? null),
-          })
-          .where('id', '=', scanId)
-          .execute();
-        await notify(trx, scanTopic(scanId));
-      });
-    };
-
-    try {
-      const outcome = await runScan(new URL(scan.url), scan.mode, {
-        policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
-        browser,
-        signal: deadline,
-        onPhase,
-        log: (msg) => log.debug({ scanId }, msg),
-      });
-      const page = outcome.artifacts.Page;
-      if (!page || isGatherError(page)) {
-        // Without the main document there is nothing to score: say why instead of scoring zeros.
-        const e = page && isGatherError(page) ? page.error : { message: 'page not gathered' };
-        const code = e.code === 'url_not_allowed' ? 'url_not_allowed' : 'site_unreachable';
-        await finish({
-          status: 'failed',
-          error: { code, message: `Could not fetch ${scan.url}: ${e.message}` },
-          artifacts: outcome.artifacts,
-        });
-        log.info({ scanId, url: scan.url, code }, 'scan failed: page unreachable');
-        return;
-      }
-      await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results });
-      log.info(
-        { scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore },
-        'scan done',
-      );
-    } catch (err) {
-      if (signal.aborted) throw err; // shutting down: leave it to the retry
-      const code = err instanceof AppError ? err.code : deadline.aborted ? 'scan_timeout' : 'scan_error';
-      await finish({ status: 'failed', error: { code, message: (err as Error).message } });
-      log.warn({ scanId, err }, 'scan failed');
-    }
+  ...scanUrlJob,
+  async run({ scanId }, ctx) {
+    await executeScan(ctx, scanId);
   },
 });

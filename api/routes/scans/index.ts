@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { authenticate } from '../../../shared/accounts/auth.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
@@ -69,18 +68,18 @@ export async function answer(
   ctx.body = await present(services, scan, view, withRecommendation);
 }
 
-async function requireVariantKey(ctx: RouteContext, services: Services, variant: 'A' | 'B') {
-  const auth = await authenticate(services.db, ctx.get('authorization') || undefined);
-  if (!auth.ok)
-    throw unauthorized(
-      auth.reason === 'missing' ? 'view=a needs a variant A API key.' : 'The API key is not valid.',
-    );
-  if (auth.principal.variant !== variant) {
+/** The views scored from stored artifacts rather than from the results. */
+const needsArtifacts = (view: ScanView) => view === 'llmstxt' || view === 'citability';
+
+/** view=a is the paid result: the poll's (optional) key must be a variant A key. */
+function requireVariantA(ctx: RouteContext) {
+  const p = ctx.state.principal;
+  if (!p) throw unauthorized('view=a needs a variant A API key.');
+  if (p.variant !== 'A') {
     throw variantMismatch(
-      `view=a belongs to variant A (site audit); your key is a variant ${auth.principal.variant} key.`,
+      `view=a belongs to variant A (site audit); your key is a variant ${p.variant} key.`,
     );
   }
-  ctx.state.principal = auth.principal;
 }
 
 /** The shared path of every scan-backed endpoint: vet the URL, join or start a scan, wait, answer. */
@@ -98,7 +97,9 @@ export async function scanAndAnswer(
 ) {
   const url = await vetTargetUrl(services, req.url);
   const scan = await requestScan(services, { url, mode: req.mode, accountId: req.accountId });
-  const done = await awaitScan(services, scan, req.waitMs ?? services.config.SCAN_WAIT_MS);
+  const done = await awaitScan(services, scan, req.waitMs ?? services.config.SCAN_WAIT_MS, {
+    artifacts: needsArtifacts(req.view),
+  });
   await answer(ctx, services, done, req.view, req.withRecommendation ?? false);
 }
 
@@ -138,7 +139,7 @@ export default [
     operationId: 'publicAgentReadabilityScan',
     summary: 'Agent-readability scan, five dimensions (variant B, no key)',
     tags: ['Scans'],
-    access: { kind: 'ip', bucket: 'public-scan', ipLimit: (s) => s.config.PUBLIC_SCAN_IP_LIMIT },
+    access: { kind: 'ip', bucket: 'public-scan', ipLimit: (c) => c.PUBLIC_SCAN_IP_LIMIT },
     request: { body: PublicScanBody },
     responses: {
       200: { description: 'Scan result', schema: ScanResultB },
@@ -155,9 +156,9 @@ export default [
     operationId: 'getScan',
     summary: 'Poll a scan by id',
     description:
-      'Scan ids are unguessable, so the free views (b, llmstxt, citability) need no key. `view=a` (the paid seven-dimension result) needs a variant A key, as GET /api/v1/scan does.',
+      'Scan ids are unguessable, so the free views (b, llmstxt, citability) need no key. `view=a` (the paid seven-dimension result) needs a variant A key, as GET /api/v1/scan does. Polls are counted in a bucket of their own (RATE_LIMIT_POLL per hour, per key or per client address), so waiting for a scan does not use up the key’s hourly calls.',
     tags: ['Scans'],
-    access: { kind: 'public' },
+    access: { kind: 'optional-key', bucket: 'poll', limit: (c) => c.RATE_LIMIT_POLL },
     request: { params: ScanIdParams, query: ScanViewQuery },
     responses: {
       200: {
@@ -172,8 +173,8 @@ export default [
     async handler(ctx, { params, query }, services) {
       // Every scan is scored under every model, so the A view must be guarded here: otherwise a
       // keyless public scan polled with view=a would hand out the paid result.
-      if (query.view === 'a') await requireVariantKey(ctx, services, 'A');
-      const scan = await getScan(services, params.id);
+      if (query.view === 'a') requireVariantA(ctx);
+      const scan = await getScan(services, params.id, { artifacts: needsArtifacts(query.view) });
       if (!scan) throw notFound('No scan with that id.');
       await answer(ctx, services, scan, query.view, query.include_recommendation ?? false);
     },

@@ -1,0 +1,35 @@
+import type { Kysely } from 'kysely';
+import type { z } from 'zod';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { Logger } from '../logger.ts';
+import type { BrowserProvider } from '../scan/browser.ts';
+
+// A job's contract lives with its capability: the task name graphile-worker knows it by and the
+// zod schema of its payload. The API enqueues it (shared/jobs/queue.ts addJob, in the same
+// transaction as its rows); a worker task (worker/tasks/) runs it by calling the capability.
+
+export interface JobSpec<S extends z.ZodType = z.ZodType> {
+  /** snake_case: the graphile-worker task identifier. */
+  name: string;
+  payload: S;
+}
+
+export const defineJob = <S extends z.ZodType>(name: string, payload: S): JobSpec<S> => ({ name, payload });
+
+/** What a capability's job function gets from the process that runs it. */
+export interface JobContext {
+  db: Kysely<Database>;
+  config: Config;
+  log: Logger;
+  /** Aborted when the process is shutting down or the job's deadline passes. */
+  signal: AbortSignal;
+  /** The process's browser, for full-mode work; started on first use. */
+  browser: BrowserProvider;
+}
+
+/** Where a job stands in its retries, for work that must decide whether to give up. */
+export interface JobAttempt {
+  attempts: number;
+  maxAttempts: number;
+}
