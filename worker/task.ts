@@ -1,21 +1,16 @@
 import type { JobHelpers, Task } from 'graphile-worker';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { z } from 'zod';
 import type { Config } from '../shared/config.ts';
 import type { Database } from '../shared/db/database.ts';
+import type { JobContext } from '../shared/jobs/job.ts';
 import type { Logger } from '../shared/logger.ts';
 import { jobDuration, jobsTotal } from '../shared/metrics.ts';
 import type { BrowserProvider } from '../shared/scan/browser.ts';
 
-export interface TaskContext {
-  db: Kysely<Database>;
-  config: Config;
-  log: Logger;
+/** A capability's JobContext plus graphile-worker's helpers for this job. */
+export interface TaskContext extends JobContext {
   helpers: JobHelpers;
-  /** Aborted when the worker is shutting down or the job's deadline passes. */
-  signal: AbortSignal;
-  /** This process's browser pool and Lighthouse runner, started on first use. */
-  browser: BrowserProvider;
 }
 
 export interface TaskDef<S extends z.ZodType = z.ZodType> {
@@ -48,7 +43,12 @@ export function toGraphileTask(
     const parsed = def.payload.safeParse(rawPayload ?? {});
     if (!parsed.success) {
       jobsTotal.inc({ task: def.name, outcome: 'invalid_payload' });
-      log.error({ issues: parsed.error.issues }, 'invalid payload');
+      log.error({ issues: parsed.error.issues }, 'invalid payload: failing the job permanently');
+      // Retrying cannot fix a payload: make this attempt the last, so graphile-worker keeps the
+      // job as permanently failed (attempts = max_attempts) with the error, instead of retrying.
+      await sql`update graphile_worker._private_jobs set max_attempts = attempts where id = ${helpers.job.id}::bigint`
+        .execute(deps.db)
+        .catch((err) => log.warn({ err }, 'could not mark the job as permanently failed'));
       throw new InvalidPayloadError(`invalid payload for ${def.name}: ${parsed.error.message}`);
     }
     const signals = [deps.shutdown];

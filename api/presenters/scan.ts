@@ -11,7 +11,7 @@ export const SITE_AUDIT = 'site-audit';
 export const AGENT_READABILITY = 'agent-readability';
 
 export function modelResult(scan: Scan, modelId: string): ModelScore {
-  const r = (scan.results ?? {})[modelId] as ModelScore | undefined;
+  const r = scan.results?.[modelId] as ModelScore | undefined;
   if (!r) throw new Error(`scan ${scan.id} has no ${modelId} result`);
   return r;
 }

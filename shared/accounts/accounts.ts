@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
@@ -67,7 +67,7 @@ export async function issueKey(db: Kysely<Database>, accountId: string, rateLimi
 export async function revokeKeys(db: Kysely<Database>, prefix: string): Promise<number> {
   const r = await db
     .updateTable('api_keys')
-    .set({ revoked_at: new Date() })
+    .set({ revoked_at: sql<Date>`now()` })
     .where('display_prefix', '=', prefix)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
@@ -78,7 +78,7 @@ export async function setSubscription(db: Kysely<Database>, accountId: string, p
   if (plan === 'none') {
     await db
       .updateTable('subscriptions')
-      .set({ status: 'canceled', updated_at: new Date() })
+      .set({ status: 'canceled', updated_at: sql<Date>`now()` })
       .where('account_id', '=', accountId)
       .execute();
     return;
@@ -102,7 +102,7 @@ export async function setSubscription(db: Kysely<Database>, accountId: string, p
         site_quota: p.siteQuota,
         scan_frequency: p.scanFrequency,
         prompt_quota: p.promptQuota,
-        updated_at: new Date(),
+        updated_at: sql<Date>`now()`,
       }),
     )
     .execute();

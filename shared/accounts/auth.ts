@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import { hashKey, keyVariant } from './keys.ts';
@@ -53,7 +53,7 @@ export async function authenticate(db: Kysely<Database>, header: string | undefi
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() > 60_000) {
     void db
       .updateTable('api_keys')
-      .set({ last_used_at: new Date() })
+      .set({ last_used_at: sql<Date>`now()` })
       .where('id', '=', row.id)
       .execute()
       .catch(() => {});

@@ -26,6 +26,8 @@ export interface GenerateDeps {
   onPages?: (pages: number) => void;
   /** The worker's browser, used only when the product needs full mode. */
   browser: BrowserProvider;
+  /** The time the report is stamped with: the database clock, like every stored time. */
+  now: () => Promise<Date>;
 }
 
 const BROWSER_ARTIFACTS = new Set<ArtifactName>(['Rendered', 'Lighthouse']);
@@ -63,7 +65,7 @@ export async function generateReport(subject: AuditSubject, deps: GenerateDeps):
     crawl,
     maxPages: config.AUDIT_MAX_PAGES,
     full,
-    generatedAt: new Date(),
+    generatedAt: await deps.now(),
   });
 }
 

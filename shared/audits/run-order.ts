@@ -71,7 +71,13 @@ async function runOrder(
         dimension: product.dimension,
         targetUrl: order.target_url,
       },
-      { config, signal, browser, log: (msg) => log.debug({ orderId }, msg) },
+      {
+        config,
+        signal,
+        browser,
+        log: (msg) => log.debug({ orderId }, msg),
+        now: async () => (await sql<{ now: Date }>`select now() as now`.execute(db)).rows[0]!.now,
+      },
     );
     // The report and the state change are one write: there is exactly one report per order.
     const delivered = await db.transaction().execute(async (trx) => {

@@ -2,6 +2,12 @@ import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded, monitorFanoutDuration, monitorScansScheduled, monitorSitesDue } from '../metrics.ts';
+import {
+  MONITOR_JOB_KEY_PREFIX,
+  MONITOR_SCAN_ATTEMPTS,
+  MONITOR_SCAN_PRIORITY,
+  MONITOR_SCAN_TASK,
+} from './jobs.ts';
 
 // The scheduler. Due-ness is row state (next_scan_due_at), so a run claims what is due now
 // however many cron ticks were missed: after a day of downtime every site runs once, not once per
@@ -10,15 +16,7 @@ import { jobsAdded, monitorFanoutDuration, monitorScansScheduled, monitorSitesDu
 // period), and enqueue their jobs with one bulk graphile_worker.add_jobs call. Claim and enqueue
 // commit together, so a crash loses neither.
 
-export const MONITOR_SCAN_TASK = 'monitor_scan';
-/** Below interactive work (priority 0): a backlog of monitor scans never delays an API scan. */
-export const MONITOR_SCAN_PRIORITY = 10;
-export const MONITOR_SCAN_ATTEMPTS = 3;
 export const PERIOD_SECONDS = { daily: 86_400, weekly: 604_800 } as const;
-
-/** One pending scan per site: a newer claim replaces a job that has not started. */
-export const MONITOR_JOB_KEY_PREFIX = 'monitor_scan:';
-export const monitorJobKey = (siteId: string) => MONITOR_JOB_KEY_PREFIX + siteId;
 
 export interface FanoutOptions {
   /** Sites claimed (and jobs added) per statement. */

@@ -1,19 +1,18 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import type { Config } from '../config.ts';
+import { performance } from 'node:perf_hooks';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { DimensionScores } from '../db/tables/monitor-scans.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import { notify } from '../jobs/events.ts';
-import type { Logger } from '../logger.ts';
+import type { JobContext } from '../jobs/job.ts';
 import { monitorAlerts, monitorScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan/artifacts.ts';
-import type { BrowserProvider } from '../scan/browser.ts';
 import type { ModelScore } from '../scan/engine.ts';
 import { monitoringModel } from '../scan/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan/score.ts';
 import { runScan, type ScanOutcome } from '../scans/run-scan.ts';
+import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
 import { deliverPendingAlerts } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
@@ -25,13 +24,7 @@ import { competitorStanding } from './standing.ts';
 
 export const monitorTopic = (siteId: string) => `monitor:site:${siteId}`;
 
-export interface MonitorScanDeps {
-  db: Kysely<Database>;
-  config: Config;
-  log: Logger;
-  signal: AbortSignal;
-  browser: BrowserProvider;
-}
+export type MonitorScanDeps = JobContext;
 
 type Measured =
   | { status: 'ok'; overall: number; dimensions: DimensionScores; issues: string[] }
@@ -68,42 +61,38 @@ async function competitorScores(db: Kysely<Database>, accountId: string): Promis
   return rows.map((r) => r.overall_score);
 }
 
-const newScanId = () => `sc_${randomBytes(12).toString('base64url')}`;
+type SiteRow = { id: string; account_id: string; url: string; site_type: 'own' | 'competitor' };
 
-export async function monitorSite(
-  deps: MonitorScanDeps,
-  job: { siteId: string; dueAt: Date },
-): Promise<'scanned' | 'already_scanned' | 'skipped'> {
-  const { db, config, log } = deps;
+/** The site, when it is still active under an active subscription. */
+async function activeSite(db: Kysely<Database>, siteId: string): Promise<SiteRow | undefined> {
   const site = await db
     .selectFrom('monitored_sites as m')
     .innerJoin('subscriptions as s', (j) =>
       j.onRef('s.account_id', '=', 'm.account_id').on('s.status', '=', 'active'),
     )
     .select(['m.id', 'm.account_id', 'm.url', 'm.site_type', 'm.status'])
-    .where('m.id', '=', job.siteId)
+    .where('m.id', '=', siteId)
     .executeTakeFirst();
-  if (site?.status !== 'active') {
-    log.info({ siteId: job.siteId }, 'monitored site gone, paused or without a subscription: not scanned');
-    return 'skipped';
-  }
-  const done = await db
+  return site?.status === 'active' ? site : undefined;
+}
+
+async function slotRecorded(db: Kysely<Database>, siteId: string, dueAt: Date): Promise<boolean> {
+  const row = await db
     .selectFrom('monitor_scans')
     .select('id')
-    .where('site_id', '=', site.id)
-    .where('due_at', '=', job.dueAt)
+    .where('site_id', '=', siteId)
+    .where('due_at', '=', dueAt)
     .executeTakeFirst();
-  if (done) {
-    await deliverPendingAlerts(db, config, log, site.id);
-    return 'already_scanned';
-  }
+  return row !== undefined;
+}
 
-  const mode: ScanMode = config.MONITOR_SCAN_MODE;
+/** The scan engine on the site, under the scan deadline, scored with the monitoring model too. */
+async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): Promise<ScanOutcome> {
+  const { config, log } = deps;
   const deadline = AbortSignal.any([
     deps.signal,
     AbortSignal.timeout(mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS),
   ]);
-  const startedAt = new Date();
   const outcome = await runScan(new URL(site.url), mode, {
     policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
     browser: deps.browser,
@@ -113,135 +102,180 @@ export async function monitorSite(
     models: [...SCAN_MODELS, monitoringModel.id],
   });
   if (deps.signal.aborted) throw new Error('worker shutting down: the scan is left to the retry');
-  const measured = measure(outcome);
-  const competitors = site.site_type === 'own' ? await competitorScores(db, site.account_id) : [];
+  return outcome;
+}
 
-  const recorded = await db.transaction().execute(async (trx) => {
-    // One writer per site at a time: alert decisions read the scans before this one.
-    const row = await trx
-      .selectFrom('monitored_sites')
-      .select(['id', 'url', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_url'])
-      .where('id', '=', site.id)
-      .forUpdate()
-      .executeTakeFirst();
-    if (!row) return null;
-    const previous = await trx
+/** The scan before this one (any status) and the latest one that fetched the page. */
+async function scansBefore(trx: Transaction<Database>, siteId: string) {
+  const latest = (status?: 'ok') => {
+    let q = trx
       .selectFrom('monitor_scans')
       .select(['status', 'overall_score', 'dimension_scores'])
-      .where('site_id', '=', site.id)
-      .orderBy('scanned_at', 'desc')
-      .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    const lastOk =
-      previous?.status === 'ok'
-        ? previous
-        : await trx
-            .selectFrom('monitor_scans')
-            .select(['status', 'overall_score', 'dimension_scores'])
-            .where('site_id', '=', site.id)
-            .where('status', '=', 'ok')
-            .orderBy('scanned_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(1)
-            .executeTakeFirst();
+      .where('site_id', '=', siteId);
+    if (status) q = q.where('status', '=', status);
+    return q.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  };
+  const previous = await latest();
+  const lastOk = previous?.status === 'ok' ? previous : await latest('ok');
+  return { previous, lastOk };
+}
 
-    const scanId = newScanId();
-    await trx
-      .insertInto('scans')
-      .values({
-        id: scanId,
+interface Recorded {
+  alerts: AlertDraft[];
+  hasWebhook: boolean;
+}
+
+/** Lost the slot to another run: the whole recording rolls back, leaving no orphan scan row. */
+class SlotTaken extends Error {}
+
+/**
+ * Records one slot in one transaction: the scan (for the other views), the monitor scan, its
+ * alerts and the site's incident state. Undefined when another run recorded the slot first.
+ */
+async function recordSlot(
+  db: Kysely<Database>,
+  input: {
+    site: SiteRow;
+    dueAt: Date;
+    mode: ScanMode;
+    elapsedMs: number;
+    outcome: ScanOutcome;
+    measured: Measured;
+    competitors: number[];
+  },
+): Promise<Recorded | undefined> {
+  const { site, measured } = input;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      // One writer per site at a time: alert decisions read the scans before this one, and a
+      // second run for the same slot waits here, then finds the slot taken.
+      const row = await trx
+        .selectFrom('monitored_sites')
+        .select(['id', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_url'])
+        .where('id', '=', site.id)
+        .forUpdate()
+        .executeTakeFirst();
+      if (!row) return undefined;
+      if (await slotRecorded(trx, site.id, input.dueAt)) return undefined;
+      const { previous, lastOk } = await scansBefore(trx, site.id);
+
+      const scanId = await insertFinishedScan(trx, {
         url: site.url,
-        domain: new URL(site.url).hostname,
-        mode,
-        status: measured.status === 'ok' ? 'done' : 'failed',
-        account_id: site.account_id,
-        error: JSON.stringify(
-          measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
-        ),
-        artifacts: JSON.stringify(outcome.artifacts),
-        results: JSON.stringify(outcome.results),
-      })
-      .execute();
-    await trx
-      .updateTable('scans')
-      .set({ started_at: startedAt, finished_at: sql<Date>`now()` })
-      .where('id', '=', scanId)
-      .execute();
-
-    const dimensions: DimensionScores = measured.status === 'ok' ? { ...measured.dimensions } : zeroScores();
-    if (measured.status === 'ok' && row.site_type === 'own') {
-      const standing = competitorStanding(measured.overall, competitors);
-      if (standing !== null) dimensions.competitor = standing;
-    }
-    const scan = await trx
-      .insertInto('monitor_scans')
-      .values({
-        site_id: site.id,
-        due_at: job.dueAt,
-        scan_id: scanId,
-        status: measured.status,
-        overall_score: measured.status === 'ok' ? measured.overall : 0,
-        dimension_scores: JSON.stringify(dimensions),
-        issues: JSON.stringify(
-          measured.status === 'ok' ? measured.issues : [`The page could not be fetched: ${measured.reason}`],
-        ),
-        error: JSON.stringify(
-          measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
-        ),
-        model_version: monitoringModel.version,
-      })
-      .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
-      .returning(['id', 'scanned_at'])
-      .executeTakeFirst();
-    if (!scan) return null; // another run recorded this slot first
-
-    let alerts: AlertDraft[] = [];
-    let incidentBaseline = row.incident_baseline;
-    if (row.site_type === 'own') {
-      const decision = decideAlerts({
-        site: {
-          label: row.label,
-          alertThreshold: row.alert_threshold,
-          incidentBaseline: row.incident_baseline,
-        },
-        previous: previous ? { status: previous.status, overall: previous.overall_score } : null,
-        lastOk: lastOk ? scores(lastOk) : null,
-        current:
-          measured.status === 'ok'
-            ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
-            : { status: 'down', reason: measured.reason },
+        mode: input.mode,
+        accountId: site.account_id,
+        elapsedMs: input.elapsedMs,
+        error: measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
+        artifacts: input.outcome.artifacts,
+        results: input.outcome.results,
       });
-      alerts = decision.alerts;
-      incidentBaseline = decision.incidentBaseline;
-    }
-    if (alerts.length) {
+
+      const dimensions: DimensionScores =
+        measured.status === 'ok' ? { ...measured.dimensions } : zeroScores();
+      if (measured.status === 'ok' && row.site_type === 'own') {
+        const standing = competitorStanding(measured.overall, input.competitors);
+        if (standing !== null) dimensions.competitor = standing;
+      }
+      const scan = await trx
+        .insertInto('monitor_scans')
+        .values({
+          site_id: site.id,
+          due_at: input.dueAt,
+          scan_id: scanId,
+          status: measured.status,
+          overall_score: measured.status === 'ok' ? measured.overall : 0,
+          dimension_scores: JSON.stringify(dimensions),
+          issues: JSON.stringify(
+            measured.status === 'ok'
+              ? measured.issues
+              : [`The page could not be fetched: ${measured.reason}`],
+          ),
+          error: JSON.stringify(
+            measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
+          ),
+          model_version: monitoringModel.version,
+        })
+        .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
+        .returning(['id', 'scanned_at'])
+        .executeTakeFirst();
+      if (!scan) throw new SlotTaken();
+
+      const decision =
+        row.site_type === 'own'
+          ? decideAlerts({
+              site: {
+                label: row.label,
+                alertThreshold: row.alert_threshold,
+                incidentBaseline: row.incident_baseline,
+              },
+              previous: previous ? { status: previous.status, overall: previous.overall_score } : null,
+              lastOk: lastOk ? scores(lastOk) : null,
+              current:
+                measured.status === 'ok'
+                  ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
+                  : { status: 'down', reason: measured.reason },
+            })
+          : { alerts: [], incidentBaseline: row.incident_baseline };
+      if (decision.alerts.length) {
+        await trx
+          .insertInto('monitor_alerts')
+          .values(
+            decision.alerts.map((a) => ({
+              site_id: site.id,
+              monitor_scan_id: scan.id,
+              alert_type: a.type,
+              dimension: a.dimension,
+              previous_score: a.previousScore,
+              current_score: a.currentScore,
+              delta: a.delta,
+              message: a.message,
+              scanned_at: scan.scanned_at,
+              delivery_status: row.webhook_url ? ('pending' as const) : ('no_webhook' as const),
+            })),
+          )
+          .onConflict((oc) => oc.doNothing())
+          .execute();
+      }
       await trx
-        .insertInto('monitor_alerts')
-        .values(
-          alerts.map((a) => ({
-            site_id: site.id,
-            monitor_scan_id: scan.id,
-            alert_type: a.type,
-            dimension: a.dimension,
-            previous_score: a.previousScore,
-            current_score: a.currentScore,
-            delta: a.delta,
-            message: a.message,
-            scanned_at: scan.scanned_at,
-            delivery_status: row.webhook_url ? ('pending' as const) : ('no_webhook' as const),
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
+        .updateTable('monitored_sites')
+        .set({ last_scanned_at: scan.scanned_at, incident_baseline: decision.incidentBaseline })
+        .where('id', '=', site.id)
         .execute();
-    }
-    await trx
-      .updateTable('monitored_sites')
-      .set({ last_scanned_at: scan.scanned_at, incident_baseline: incidentBaseline })
-      .where('id', '=', site.id)
-      .execute();
-    await notify(trx, monitorTopic(site.id));
-    return { alerts, hasWebhook: row.webhook_url !== null };
+      await notify(trx, monitorTopic(site.id));
+      return { alerts: decision.alerts, hasWebhook: row.webhook_url !== null };
+    });
+  } catch (err) {
+    if (err instanceof SlotTaken) return undefined;
+    throw err;
+  }
+}
+
+export async function monitorSite(
+  deps: MonitorScanDeps,
+  job: { siteId: string; dueAt: Date },
+): Promise<'scanned' | 'already_scanned' | 'skipped'> {
+  const { db, config, log } = deps;
+  const site = await activeSite(db, job.siteId);
+  if (!site) {
+    log.info({ siteId: job.siteId }, 'monitored site gone, paused or without a subscription: not scanned');
+    return 'skipped';
+  }
+  if (await slotRecorded(db, site.id, job.dueAt)) {
+    await deliverPendingAlerts(db, config, log, site.id); // a re-run finishes what the first recorded
+    return 'already_scanned';
+  }
+  const mode: ScanMode = config.MONITOR_SCAN_MODE;
+  const started = performance.now();
+  const outcome = await scanSite(deps, site, mode);
+  const measured = measure(outcome);
+  const competitors = site.site_type === 'own' ? await competitorScores(db, site.account_id) : [];
+  const recorded = await recordSlot(db, {
+    site,
+    dueAt: job.dueAt,
+    mode,
+    elapsedMs: performance.now() - started,
+    outcome,
+    measured,
+    competitors,
   });
   if (!recorded) return 'already_scanned';
   monitorScans.inc({ site_type: site.site_type, outcome: measured.status });

@@ -7,7 +7,7 @@ import type { Subscription } from '../db/tables/subscriptions.ts';
 import { AppError, badRequest, notFound, quotaExceeded, subscriptionRequired } from '../errors.ts';
 import { vetTargetUrl } from '../scans/scans.ts';
 import type { Services } from '../services.ts';
-import { monitorJobKey } from './fanout.ts';
+import { monitorJobKey } from './jobs.ts';
 
 // Monitored sites of a subscriber. Every call needs an active subscription; own sites and
 // competitors share its quota, checked under a lock on the subscription row so concurrent adds

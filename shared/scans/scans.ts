@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/database.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
@@ -13,7 +14,8 @@ import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
 // stored result, and a scan already queued or running is joined rather than repeated.
 
 export const scanTopic = (id: string) => `scan:${id}`;
-const newScanId = () => `sc_${randomBytes(12).toString('base64url')}`;
+/** Scan ids are public handles for polling: unguessable. */
+export const newScanId = () => `sc_${randomBytes(12).toString('base64url')}`;
 
 let cachedPolicy: { allow: string; policy: UrlPolicy } | undefined;
 export function urlPolicy(services: Pick<Services, 'config'>): UrlPolicy {
@@ -92,6 +94,42 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
     );
     return scan;
   });
+}
+
+/**
+ * Stores a scan that ran outside the scan_url job (a monitor scan) as a finished row, so its
+ * result serves the scan views too. Times come from the database clock.
+ */
+export async function insertFinishedScan(
+  trx: Kysely<Database>,
+  scan: {
+    url: string;
+    mode: ScanMode;
+    accountId: string | null;
+    elapsedMs: number;
+    error: { code: string; message: string } | null;
+    artifacts: object;
+    results: object;
+  },
+): Promise<string> {
+  const id = newScanId();
+  await trx
+    .insertInto('scans')
+    .values({
+      id,
+      url: scan.url,
+      domain: new URL(scan.url).hostname,
+      mode: scan.mode,
+      status: scan.error ? 'failed' : 'done',
+      account_id: scan.accountId,
+      error: JSON.stringify(scan.error),
+      artifacts: JSON.stringify(scan.artifacts),
+      results: JSON.stringify(scan.results),
+      started_at: sql<Date>`now() - make_interval(secs => ${scan.elapsedMs / 1000})`,
+      finished_at: sql<Date>`now()`,
+    })
+    .execute();
+  return id;
 }
 
 /** Every column but the (large) gathered artifacts, which only some views read. */

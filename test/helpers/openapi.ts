@@ -5,6 +5,7 @@ import addFormats from 'ajv-formats';
 // Asserts that a response matches what /openapi.json documents for it: the same description a
 // client generates code from, checked against real responses in every API test.
 
+// biome-ignore lint/suspicious/noExplicitAny: documents and bodies are arbitrary JSON walked by path
 type Json = Record<string, any>;
 
 export class SpecChecker {

@@ -8,6 +8,7 @@ import { freePort } from '../../shared/db/embedded.ts';
 import { findChromium } from '../../worker/browser/chromium.ts';
 import { startAuditSite } from '../fixtures/sites/audit-site/serve.ts';
 import { call } from '../helpers/api.ts';
+import { skipUnlessBrowser } from '../helpers/browser.ts';
 import type { FixtureServer } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -19,7 +20,7 @@ import { startTestStack, type TestStack } from '../helpers/stack.ts';
 const chromiumPath = findChromium()?.path;
 const ARTIFACTS = process.env.TEST_ARTIFACTS_DIR ?? path.join(os.tmpdir(), 'sightline-test-artifacts');
 
-describe('audit report in a browser', { skip: chromiumPath ? false : 'no Chromium installed' }, () => {
+describe('audit report in a browser', { skip: skipUnlessBrowser(chromiumPath) }, () => {
   let site: FixtureServer;
   let t: TestStack;
   let spec: SpecChecker;

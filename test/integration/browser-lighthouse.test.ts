@@ -9,10 +9,11 @@ import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
 import { createLighthouseRunner, lighthouseStats } from '../../worker/browser/lighthouse.ts';
 import { findProcesses } from '../../worker/browser/processes.ts';
+import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 const chromium = findChromium();
-const skip = chromium ? false : 'no Chromium installed (run `npm run setup` or set CHROMIUM_PATH)';
+const skip = skipUnlessBrowser(chromium);
 
 const waitFor = async (cond: () => boolean, ms: number) => {
   const until = Date.now() + ms;

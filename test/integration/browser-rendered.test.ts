@@ -9,13 +9,14 @@ import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
 import { createBrowserPool } from '../../worker/browser/pool.ts';
 import { findProcesses, groupMembers, killGroupAndWait } from '../../worker/browser/processes.ts';
+import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // Real Chromium against fixture servers on 127.0.0.1. Only the site's own port is allowlisted;
 // a second server (the canary) stands for an address the policy forbids.
 
 const chromium = findChromium();
-const skip = chromium ? false : 'no Chromium installed (run `npm run setup` or set CHROMIUM_PATH)';
+const skip = skipUnlessBrowser(chromium);
 
 const html = (body: string, head = '') =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Fixture shop</title>${head}</head><body>${body}</body></html>`;

@@ -81,16 +81,23 @@ describe('jobs', () => {
       await raw.end();
       const missed = await events.waitFor(`nobody:${randomUUID()}`, async () => undefined, 300);
       assert.equal(missed, undefined);
-      // an invalid payload fails the job rather than running the task with garbage
-      const { id } = await addJob(handle.db, 'probe', { topic: 42 }, { maxAttempts: 1 });
+      // an invalid payload fails the job at once and for good, rather than running the task with
+      // garbage or retrying what no retry can fix (it had 5 attempts)
+      const { id } = await addJob(handle.db, 'probe', { topic: 42 }, { maxAttempts: 5 });
       for (let i = 0; i < 100; i++) {
         const row = (
           await sql<{
             last_error: string | null;
-          }>`select last_error from graphile_worker.jobs where id = ${id}`.execute(handle.db)
+            attempts: number;
+            max_attempts: number;
+          }>`select last_error, attempts, max_attempts from graphile_worker.jobs where id = ${id}`.execute(
+            handle.db,
+          )
         ).rows[0];
         if (row?.last_error) {
           assert.match(row.last_error, /invalid payload/);
+          assert.equal(row.attempts, 1, 'attempted once');
+          assert.equal(row.max_attempts, 1, 'no attempt left: permanently failed');
           break;
         }
         assert.ok(i < 99, 'the invalid job was attempted');

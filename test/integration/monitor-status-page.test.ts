@@ -5,6 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import { chromium as playwright } from 'playwright-core';
 import { findChromium, STANDARD_ARGS } from '../../worker/browser/chromium.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
 
 // The public status page: server-rendered HTML and the same data as JSON, the 404 page, and the
@@ -167,7 +168,7 @@ describe('public status page', () => {
   });
 
   it('renders in Chromium: scores and chart visible, no console errors; screenshot saved', {
-    skip: installed ? false : 'no Chromium installed',
+    skip: skipUnlessBrowser(installed),
   }, async () => {
     const browser = await playwright.launch({ executablePath: installed!.path, args: [...STANDARD_ARGS] });
     try {

@@ -15,7 +15,7 @@ import speedRenderBlocking from '../../shared/scan/checks/speed/speed-render-blo
 import speedSpeedIndex from '../../shared/scan/checks/speed/speed-speed-index.ts';
 import speedTbt from '../../shared/scan/checks/speed/speed-tbt.ts';
 import speedTtfb from '../../shared/scan/checks/speed/speed-ttfb.ts';
-import { logNormalScore } from '../../shared/scan/engine.ts';
+import { logNormalScore } from '../../shared/scan/curves.ts';
 import { checkTable, lighthouse, page, resources, run } from './artifact-factory.ts';
 
 const KiB = 1024;

@@ -9,6 +9,7 @@ import tls from 'node:tls';
 import { chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import { createUrlPolicy, type ResolvedAddress } from '../../shared/net/url-policy.ts';
+import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, selfSignedCert, startFixtureServer } from '../helpers/fixture-server.ts';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -234,7 +235,7 @@ describe('policy proxy', () => {
 });
 
 describe('policy proxy with Chromium', {
-  skip: existsSync(CHROMIUM) ? false : `${CHROMIUM} not installed`,
+  skip: skipUnlessBrowser(existsSync(CHROMIUM), `${CHROMIUM} not installed`),
 }, () => {
   let site: FixtureServer;
   let other: FixtureServer; // 127.0.0.2: not allowlisted

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import type { LighthouseRunner, LighthouseRunOptions, SlimLhr } from '../../shared/scan/browser.ts';
+import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
 import { BrowserError, launchArgs, requireChromium } from './chromium.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 

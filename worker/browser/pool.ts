@@ -1,13 +1,8 @@
 import pLimit from 'p-limit';
-import { type Browser, type BrowserContext, type BrowserContextOptions, chromium } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import type {
-  BrowserPool,
-  BrowserPoolStats,
-  BrowserSession,
-  SessionOptions,
-} from '../../shared/scan/browser.ts';
+import type { BrowserPool, BrowserSession } from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 

@@ -17,7 +17,7 @@ export interface ScansTable {
   artifacts: Json<Record<string, unknown> | null>;
   results: Json<Record<string, unknown> | null>;
   created_at: ColumnType<Date, never, never>;
-  started_at: ColumnType<Date | null, never, Date | string>;
-  finished_at: ColumnType<Date | null, never, Date | string>;
+  started_at: ColumnType<Date | null, Date | string | undefined, Date | string>;
+  finished_at: ColumnType<Date | null, Date | string | undefined, Date | string>;
 }
 export type Scan = Selectable<ScansTable>;

@@ -1,6 +1,6 @@
 import { defineCheck, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { logNormalScore } from '../../engine.ts';
+import { logNormalScore } from '../../curves.ts';
 import { textOf } from '../content/lib/page.ts';
 
 // Text share of the HTML: pages of mostly markup and inline script bury their content; 10% or

@@ -1,5 +1,5 @@
 import type { ResourceEntry } from '../../../artifacts.ts';
-import { logNormalScore } from '../../../engine.ts';
+import { logNormalScore } from '../../../curves.ts';
 
 // Quick-mode speed checks cannot time a browser, so they estimate what a problem costs on the
 // network Lighthouse simulates for mobile ("slow 4G": 150 ms RTT, 1.6 Mbps; lantern's
