@@ -1,3 +1,4 @@
+import { type Html, html, raw } from '../html.ts';
 import { type AuditFinding, type AuditReport, SEVERITIES, type Severity } from './report.ts';
 
 // The report as one self-contained HTML page: inline CSS, no scripts, no external requests, so
@@ -7,70 +8,64 @@ import { type AuditFinding, type AuditReport, SEVERITIES, type Severity } from '
 const MAX_URLS_SHOWN = 25;
 const LABEL: Record<Severity, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low' };
 
-const esc = (s: string | number | null | undefined) =>
-  String(s ?? '').replace(
-    /[&<>"']/g,
-    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!,
-  );
-
-const link = (url: string) =>
-  /^https?:\/\//i.test(url)
-    ? `<a href="${esc(url)}" rel="noreferrer noopener nofollow">${esc(url)}</a>`
-    : esc(url);
+const link = (url: string): Html | string =>
+  /^https?:\/\//i.test(url) ? html`<a href="${url}" rel="noreferrer noopener nofollow">${url}</a>` : url;
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 const when = (iso: string) => `${iso.slice(0, 16).replace('T', ' ')} UTC`;
 
 export function renderReportHtml(r: AuditReport, opts: { jsonHref?: string } = {}): string {
+  return reportPage(r, opts).value;
+}
+
+function reportPage(r: AuditReport, opts: { jsonHref?: string }): Html {
   const host = new URL(r.site).host;
   const total = SEVERITIES.reduce((n, s) => n + r.counts[s], 0);
-  return `<!doctype html>
+  return html`<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
-<title>${esc(r.product.name)}: ${esc(host)}</title>
-<style>${CSS}</style>
+<title>${r.product.name}: ${host}</title>
+<style>${raw(CSS)}</style>
 </head>
 <body>
 <header class="cover">
-  <p class="eyebrow">${esc(r.product.name)}</p>
-  <h1>${esc(host)}</h1>
-  <p class="meta">Target ${link(r.target_url)} · generated ${esc(when(r.generated_at))} · order <code>${esc(r.order_id)}</code></p>
+  <p class="eyebrow">${r.product.name}</p>
+  <h1>${host}</h1>
+  <p class="meta">Target ${link(r.target_url)} · generated ${when(r.generated_at)} · order <code>${r.order_id}</code></p>
   <div class="scorecard">
-    <div class="score grade-${esc((r.grade ?? 'none').toLowerCase())}" aria-label="Score ${esc(r.score ?? 'not available')} out of 100">
-      <span class="num">${esc(r.score ?? '–')}</span><span class="of">/100</span>
-      <span class="grade">${r.grade ? `Grade ${esc(r.grade)}` : 'Not scored'}</span>
+    <div class="score grade-${(r.grade ?? 'none').toLowerCase()}" aria-label="Score ${r.score ?? 'not available'} out of 100">
+      <span class="num">${r.score ?? '–'}</span><span class="of">/100</span>
+      <span class="grade">${r.grade ? `Grade ${r.grade}` : 'Not scored'}</span>
     </div>
-    <p class="summary">${esc(r.summary)}</p>
+    <p class="summary">${r.summary}</p>
   </div>
   <ul class="counts" aria-label="Findings by severity">
-    ${SEVERITIES.map((s) => `<li class="sev-${s}"><a href="#${s}"><strong>${r.counts[s]}</strong> ${LABEL[s].toLowerCase()}</a></li>`).join('\n    ')}
+    ${SEVERITIES.map((s) => html`<li class="sev-${s}"><a href="#${s}"><strong>${r.counts[s]}</strong> ${LABEL[s].toLowerCase()}</a></li>`)}
   </ul>
 </header>
 <main>
-  <h2 class="section-title">Findings <span class="muted">(${plural(total, 'finding')} in ${esc(r.dimension.name)})</span></h2>
-  ${total === 0 ? `<p class="empty">No ${esc(r.dimension.name.toLowerCase())} issues were found on the pages audited.</p>` : ''}
-  ${SEVERITIES.filter((s) => r.findings[s].length > 0)
-    .map(
-      (s) => `<section class="severity" id="${s}" aria-labelledby="h-${s}">
+  <h2 class="section-title">Findings <span class="muted">(${plural(total, 'finding')} in ${r.dimension.name})</span></h2>
+  ${total === 0 ? html`<p class="empty">No ${r.dimension.name.toLowerCase()} issues were found on the pages audited.</p>` : ''}
+  ${SEVERITIES.filter((s) => r.findings[s].length > 0).map(
+    (s) => html`<section class="severity" id="${s}" aria-labelledby="h-${s}">
     <h2 id="h-${s}"><span class="badge sev-${s}">${LABEL[s]}</span> ${plural(r.findings[s].length, 'finding')}</h2>
-    ${r.findings[s].map(findingHtml).join('\n')}
+    ${r.findings[s].map(findingHtml)}
   </section>`,
-    )
-    .join('\n  ')}
+  )}
   <section id="passes" aria-labelledby="h-passes">
     <h2 id="h-passes">Passed checks <span class="muted">(${r.passes.length})</span></h2>
     ${
       r.passes.length
-        ? `<ul class="passes">${r.passes.map((p) => `<li>${esc(p.title)} <span class="muted">(${plural(p.pages, 'page')})</span></li>`).join('')}</ul>`
-        : '<p class="empty">None.</p>'
+        ? html`<ul class="passes">${r.passes.map((p) => html`<li>${p.title} <span class="muted">(${plural(p.pages, 'page')})</span></li>`)}</ul>`
+        : html`<p class="empty">None.</p>`
     }
     ${
       r.not_assessed.length
-        ? `<h3>Not assessed</h3><ul class="passes">${r.not_assessed.map((n) => `<li>${esc(n.title)}: <span class="muted">${esc(n.reason)}</span></li>`).join('')}</ul>`
+        ? html`<h3>Not assessed</h3><ul class="passes">${r.not_assessed.map((n) => html`<li>${n.title}: <span class="muted">${n.reason}</span></li>`)}</ul>`
         : ''
     }
   </section>
@@ -79,7 +74,7 @@ export function renderReportHtml(r: AuditReport, opts: { jsonHref?: string } = {
     <table>
       <thead><tr><th scope="col">URL</th><th scope="col">HTTP</th><th scope="col">Score</th><th scope="col">Mode</th></tr></thead>
       <tbody>
-      ${r.pages.map((p) => `<tr><td class="url">${link(p.url)}</td><td>${esc(p.status)}</td><td>${esc(p.score ?? '–')}</td><td>${p.mode === 'full' ? 'browser + Lighthouse' : 'HTTP'}</td></tr>`).join('\n      ')}
+      ${r.pages.map((p) => html`<tr><td class="url">${link(p.url)}</td><td>${p.status}</td><td>${p.score ?? '–'}</td><td>${p.mode === 'full' ? 'browser + Lighthouse' : 'HTTP'}</td></tr>`)}
       </tbody>
     </table>
   </section>
@@ -87,41 +82,41 @@ export function renderReportHtml(r: AuditReport, opts: { jsonHref?: string } = {
     <h2 id="h-method">How this report was made</h2>
     <ul>
       <li>Crawled ${link(r.site + '/')} from the target, following same-origin links and the sitemap${r.crawl.sitemap_found ? '' : ' (none found)'}, up to ${plural(r.crawl.max_pages, 'page')}, in ${(r.crawl.duration_ms / 1000).toFixed(1)} s.</li>
-      <li>robots.txt (${link(r.crawl.robots_txt)}, HTTP ${esc(r.crawl.robots_status ?? 'none')}) was honoured for SightlineBot${r.crawl.crawl_delay_seconds ? `, with a crawl delay of ${esc(r.crawl.crawl_delay_seconds)} s` : ''}${r.crawl.skipped.disallowed_by_robots.length ? `; ${plural(r.crawl.skipped.disallowed_by_robots.length, 'URL')} it disallows ${r.crawl.skipped.disallowed_by_robots.length === 1 ? 'was' : 'were'} not fetched` : ''}.</li>
+      <li>robots.txt (${link(r.crawl.robots_txt)}, HTTP ${r.crawl.robots_status ?? 'none'}) was honoured for SightlineBot${r.crawl.crawl_delay_seconds ? `, with a crawl delay of ${r.crawl.crawl_delay_seconds} s` : ''}${r.crawl.skipped.disallowed_by_robots.length ? `; ${plural(r.crawl.skipped.disallowed_by_robots.length, 'URL')} it disallows ${r.crawl.skipped.disallowed_by_robots.length === 1 ? 'was' : 'were'} not fetched` : ''}.</li>
       <li>${plural(r.crawl.full_mode_pages, 'key page')} rendered in a browser with Lighthouse; the others were checked over plain HTTP.</li>
       ${skippedHtml(r)}
-      <li>Severity: ${esc(r.severity_rule)}</li>
-      <li>Scores: each page scored with the ${esc(r.dimension.name)} checks of the ${esc(r.model.id)} model ${esc(r.model.version)}; the report's score is their mean.</li>
+      <li>Severity: ${r.severity_rule}</li>
+      <li>Scores: each page scored with the ${r.dimension.name} checks of the ${r.model.id} model ${r.model.version}; the report's score is their mean.</li>
     </ul>
   </section>
 </main>
 <footer>
-  <p>${esc(r.product.name)} · ${esc(r.site)} · ${esc(when(r.generated_at))}${opts.jsonHref ? ` · <a href="${esc(opts.jsonHref)}">this report as JSON</a>` : ''}</p>
+  <p>${r.product.name} · ${r.site} · ${when(r.generated_at)}${opts.jsonHref ? html` · <a href="${opts.jsonHref}">this report as JSON</a>` : ''}</p>
 </footer>
 </body>
 </html>
 `;
 }
 
-function findingHtml(f: AuditFinding): string {
+function findingHtml(f: AuditFinding): Html {
   const shown = f.affected.slice(0, MAX_URLS_SHOWN);
   const more = f.affected.length - shown.length;
-  return `<article class="finding sev-${f.severity}" id="f-${esc(f.check_id)}">
-      <h3><span class="badge sev-${f.severity}">${LABEL[f.severity]}</span> ${esc(f.title)}</h3>
-      <p class="impact">${f.scope === 'site' ? 'Site-wide' : plural(f.affected_count, 'page') + ' affected'} · costs up to ${esc(f.points_lost)} points on a page · check <code>${esc(f.check_id)}</code></p>
+  return html`<article class="finding sev-${f.severity}" id="f-${f.check_id}">
+      <h3><span class="badge sev-${f.severity}">${LABEL[f.severity]}</span> ${f.title}</h3>
+      <p class="impact">${f.scope === 'site' ? 'Site-wide' : plural(f.affected_count, 'page') + ' affected'} · costs up to ${f.points_lost} points on a page · check <code>${f.check_id}</code></p>
       <dl>
-        ${f.why_it_matters ? `<dt>Why it matters</dt><dd>${esc(f.why_it_matters)}</dd>` : ''}
-        <dt>How to fix</dt><dd>${esc(f.how_to_fix)}</dd>
+        ${f.why_it_matters ? html`<dt>Why it matters</dt><dd>${f.why_it_matters}</dd>` : ''}
+        <dt>How to fix</dt><dd>${f.how_to_fix}</dd>
       </dl>
       <h4>Affected URLs</h4>
       <ul class="urls">
-        ${shown.map((a) => `<li>${link(a.url)}<span class="msg">${esc(a.message)}</span></li>`).join('\n        ')}
-        ${more > 0 ? `<li class="more">and ${plural(more, 'more URL')} (listed in the JSON report)</li>` : ''}
+        ${shown.map((a) => html`<li>${link(a.url)}<span class="msg">${a.message}</span></li>`)}
+        ${more > 0 ? html`<li class="more">and ${plural(more, 'more URL')} (listed in the JSON report)</li>` : ''}
       </ul>
     </article>`;
 }
 
-function skippedHtml(r: AuditReport): string {
+function skippedHtml(r: AuditReport): Html | string {
   const s = r.crawl.skipped;
   const parts = [
     s.not_html.length ? plural(s.not_html.length, 'non-HTML URL') : '',
@@ -129,7 +124,7 @@ function skippedHtml(r: AuditReport): string {
     s.off_site ? plural(s.off_site, 'redirect') + ' to another site' : '',
     s.not_visited ? plural(s.not_visited, 'URL') + ' beyond the page or time bound' : '',
   ].filter(Boolean);
-  return parts.length ? `<li>Not audited: ${esc(parts.join(', '))}.</li>` : '';
+  return parts.length ? html`<li>Not audited: ${parts.join(', ')}.</li>` : '';
 }
 
 const CSS = `

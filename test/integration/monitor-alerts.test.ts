@@ -331,4 +331,22 @@ describe('monitoring alerts', () => {
     assert.equal(last.alert_type, 'recovered');
     assert.equal(last.delivery_status, 'no_webhook');
   });
+
+  it('two runs racing for one slot record it once and leave no orphan scan row behind', async () => {
+    const scansOf = async () =>
+      (await t.handle.db.selectFrom('scans').select('id').where('url', '=', own.url).execute()).length;
+    const before = await scansOf();
+    const slot = new Date(clock + 60_000); // a slot no scheduled round uses
+    const outcomes = await Promise.all([rerun(slot), rerun(slot)]);
+    assert.deepEqual(outcomes.sort(), ['already_scanned', 'scanned']);
+    const recorded = await t.handle.db
+      .selectFrom('monitor_scans')
+      .select(['id', 'scan_id'])
+      .where('site_id', '=', String(own.id))
+      .where('due_at', '=', slot)
+      .execute();
+    assert.equal(recorded.length, 1, 'one monitor scan for the slot');
+    assert.equal(await scansOf(), before + 1, 'one scan row: the loser rolled back');
+    assert.ok(recorded[0]!.scan_id, 'the recorded slot points at its scan');
+  });
 });

@@ -9,6 +9,7 @@ import {
   severityOf,
 } from '../../shared/audits/report.ts';
 import { renderReportHtml } from '../../shared/audits/report-html.ts';
+import { escapeHtml } from '../../shared/html.ts';
 import type { PageArtifact } from '../../shared/scan/artifacts.ts';
 import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
 import { html, page, resources, robots, sitemap } from './artifact-factory.ts';
@@ -211,11 +212,13 @@ describe('report HTML', () => {
     const alt = finding(r, 'a11y-image-alt');
     assert.ok(alt, 'the image without alt text is a finding');
     assert.match(alt.affected[0]!.message, /<img/, 'the message quotes the markup');
-    assert.ok(out.includes('&lt;img src=&quot;/x.png'), 'and the page shows it as text');
+    assert.ok(
+      out.includes('&#60;img src=&#34;/x.png'),
+      'and the page shows it as text (shared/html.ts escapes)',
+    );
     for (const f of allFindings(r)) {
       assert.ok(out.includes(`id="f-${f.check_id}"`), f.check_id);
-      for (const a of f.affected.slice(0, 25))
-        assert.ok(out.includes(`href="${a.url.replaceAll('&', '&amp;')}"`), a.url);
+      for (const a of f.affected.slice(0, 25)) assert.ok(out.includes(`href="${escapeHtml(a.url)}"`), a.url);
     }
     assert.ok(out.includes('href="report.json?token=abc"'));
     assert.match(out, new RegExp(`Grade ${r.grade}`));

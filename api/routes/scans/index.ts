@@ -1,6 +1,6 @@
 import { z } from 'zod';
+import { recommendBundle } from '../../../shared/audits/bundles.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
-import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
 import { notFound, unauthorized, variantMismatch } from '../../../shared/errors.ts';
 import {

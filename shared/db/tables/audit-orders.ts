@@ -13,7 +13,7 @@ export interface AuditOrdersTable {
   status: ColumnType<AuditOrderStatus, AuditOrderStatus | undefined, AuditOrderStatus>;
   idempotency_key: string | null;
   report_token: string;
-  /** The report as built by worker/audit/report.ts (AuditReport). */
+  /** The report as built by shared/audits/report.ts (AuditReport). */
   report: Json<Record<string, unknown> | null>;
   report_summary: string | null;
   error: Json<{ code: string; message: string } | null>;

@@ -7,7 +7,7 @@ import { siteAuditModel } from './site-audit.ts';
 // monitor and an ad-hoc scan of the same page agree). Copy is the words on the page; social and
 // local are the sharing and local-search signals; ai is built from the GEO check's signals.
 // `competitor` is no measurement of the page: the monitor fills it in from the scores of the
-// account's tracked competitors (see worker/monitoring/standing.ts), and it weighs 0 in the
+// account's tracked competitors (see shared/monitoring/standing.ts), and it weighs 0 in the
 // overall score, so a competitor improving never registers as a drop on your own site.
 
 function fromSiteAudit(id: string): ModelDimension {
