@@ -25,8 +25,10 @@ async function seed(ctx: BenchContext, tag: string): Promise<void> {
         from generate_series(1, ${SITES / PER_ACCOUNT}) g
       returning id
     ), s as (
-      insert into subscriptions (account_id, plan, site_quota, scan_frequency, prompt_quota, status_token)
-      select id, 'agency', ${PER_ACCOUNT}, 'daily', 20, md5(${tag} || id::text) from a
+      insert into subscriptions
+        (account_id, plan, site_quota, scan_frequency, prompt_quota, status_token_hash, status_token_prefix)
+      select id, 'agency', ${PER_ACCOUNT}, 'daily', 20, sha256(convert_to(${tag} || id::text, 'UTF8')), 'bench0'
+        from a
       returning account_id
     )
     insert into monitored_sites (account_id, url, label, site_type, next_scan_due_at)

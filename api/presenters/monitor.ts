@@ -21,14 +21,20 @@ export function presentSite(site: MonitoredSite) {
   };
 }
 
-export function presentSubscription(sub: Subscription, sitesUsed: number, statusPageUrl: string) {
+/**
+ * The status page's URL cannot be rebuilt here: its token is stored hashed and shown only once
+ * (at subscription creation or rotation), so `statusPageUrl` is null and the token's prefix says
+ * which link is current. docs/monitoring.md, "Status page".
+ */
+export function presentSubscription(sub: Subscription, sitesUsed: number) {
   return {
     tier: sub.plan,
     siteQuota: sub.site_quota,
     status: 'active' as const,
     scanFrequency: sub.scan_frequency,
     sitesUsed,
-    statusPageUrl,
+    statusPageUrl: null,
+    statusPageTokenPrefix: sub.status_token_prefix,
   };
 }
 

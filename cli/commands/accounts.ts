@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { AccountInputError, createAccount } from '../../shared/accounts/accounts.ts';
 import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
+import { statusPageUrl } from '../../shared/monitoring/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 
 export const usage = `sightline accounts create --email E --variant A|B --tier T [--plan growth|agency] [--rate-limit N] [--json]`;
@@ -31,9 +32,10 @@ export async function accounts(args: string[], io: CliIO): Promise<number> {
   if (rateLimit !== null && !(Number.isInteger(rateLimit) && rateLimit > 0))
     throw new UsageError('--rate-limit must be a positive integer');
 
-  const db = await openDatabase(loadCliConfig(), io);
+  const config = loadCliConfig();
+  const db = await openDatabase(config, io);
   try {
-    const { account, key } = await createAccount(db.handle.db, {
+    const { account, key, statusToken } = await createAccount(db.handle.db, {
       email: values.email,
       variant: variant as Variant,
       tier: values.tier as ApiTier,
@@ -49,6 +51,8 @@ export async function accounts(args: string[], io: CliIO): Promise<number> {
         plan: values.plan ?? null,
       },
       key: { key: key.key, prefix: key.displayPrefix },
+      // With a plan: the status page link, shown once like the key (only its hash is stored).
+      ...(statusToken ? { statusToken, statusPageUrl: statusPageUrl(config, statusToken) } : {}),
     };
     if (values.json) io.out(JSON.stringify(result));
     else {
@@ -56,6 +60,7 @@ export async function accounts(args: string[], io: CliIO): Promise<number> {
         `account ${result.account.id} ${account.email} (variant ${account.variant}, tier ${account.tier}${values.plan ? `, plan ${values.plan}` : ''})`,
       );
       io.out(`API key (shown once, store it now): ${key.key}`);
+      if (result.statusPageUrl) io.out(`status page (shown once, share it now): ${result.statusPageUrl}`);
     }
     return 0;
   } catch (err) {

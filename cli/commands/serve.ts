@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { startApi } from '../../api/server.ts';
 import { createAccount } from '../../shared/accounts/accounts.ts';
+import type { Config } from '../../shared/config.ts';
 import { resolveDatabase } from '../../shared/db/connect.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/pool.ts';
+import { statusPageUrl } from '../../shared/monitoring/sites.ts';
 import { startWorker } from '../../worker/runner.ts';
 import { type CliIO, loadCliConfig } from '../context.ts';
 
@@ -25,7 +27,11 @@ function untilSignal(io: CliIO, stops: (() => Promise<void>)[]): Promise<number>
   });
 }
 
-async function firstStartKeys(databaseUrl: string, io: CliIO): Promise<void> {
+async function firstStartKeys(
+  databaseUrl: string,
+  cfg: Pick<Config, 'publicSiteUrl'>,
+  io: CliIO,
+): Promise<void> {
   const h = createDb(databaseUrl, { max: 1 });
   try {
     const any = await h.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst();
@@ -43,6 +49,7 @@ async function firstStartKeys(databaseUrl: string, io: CliIO): Promise<void> {
     });
     io.out('First start: created two local accounts. Their keys are shown once; store them now.');
     io.out(`  variant A (site audit, tier agent, plan agency): ${a.key.key}`);
+    if (a.statusToken) io.out(`    its monitoring status page: ${statusPageUrl(cfg, a.statusToken)}`);
     io.out(`  variant B (agent readability, tier optimisation): ${b.key.key}`);
   } finally {
     await h.close();
@@ -59,7 +66,7 @@ export async function serve(parts: Part[], args: string[], io: CliIO): Promise<n
   try {
     if (!values['no-migrate']) await migrate(db.url, (m) => io.err(m));
     const both = parts.includes('api') && parts.includes('worker');
-    if (both) await firstStartKeys(db.url, io);
+    if (both) await firstStartKeys(db.url, cfg, io);
     if (parts.includes('api')) {
       const api = await startApi(cfg, db.url);
       stops.push(api.close);

@@ -1,10 +1,10 @@
-import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 import { TIERS_BY_VARIANT } from './auth.ts';
 import { generateKey } from './keys.ts';
+import { newStatusToken } from './status-token.ts';
 
 // Plans (decisions.md): growth weekly, 5 sites, 10 prompts; agency daily, 25 sites, 20 prompts.
 export const PLANS: Record<
@@ -34,9 +34,9 @@ export async function createAccount(
       .values({ email: input.email, variant: input.variant, tier: input.tier })
       .returningAll()
       .executeTakeFirstOrThrow();
-    if (input.plan) await setSubscription(trx, account.id, input.plan);
+    const statusToken = input.plan ? (await setSubscription(trx, account.id, input.plan)).statusToken : null;
     const key = await issueKey(trx, account.id, input.rateLimit ?? null);
-    return { account, key };
+    return { account, key, statusToken };
   });
 }
 
@@ -74,17 +74,27 @@ export async function revokeKeys(db: Kysely<Database>, prefix: string): Promise<
   return Number(r.numUpdatedRows);
 }
 
-export async function setSubscription(db: Kysely<Database>, accountId: string, plan: Plan | 'none') {
+/**
+ * Sets (or with `none` cancels) the account's monitoring plan. A new subscription gets a status
+ * token, returned here once (only its hash is stored); a plan change keeps the token, so shared
+ * status links keep working, and returns null.
+ */
+export async function setSubscription(
+  db: Kysely<Database>,
+  accountId: string,
+  plan: Plan | 'none',
+): Promise<{ statusToken: string | null }> {
   if (plan === 'none') {
     await db
       .updateTable('subscriptions')
       .set({ status: 'canceled', updated_at: sql<Date>`now()` })
       .where('account_id', '=', accountId)
       .execute();
-    return;
+    return { statusToken: null };
   }
+  const issued = newStatusToken();
   const p = PLANS[plan];
-  await db
+  const row = await db
     .insertInto('subscriptions')
     .values({
       account_id: accountId,
@@ -93,7 +103,8 @@ export async function setSubscription(db: Kysely<Database>, accountId: string, p
       site_quota: p.siteQuota,
       scan_frequency: p.scanFrequency,
       prompt_quota: p.promptQuota,
-      status_token: randomBytes(18).toString('base64url'),
+      status_token_hash: issued.hash,
+      status_token_prefix: issued.prefix,
     })
     .onConflict((oc) =>
       oc.column('account_id').doUpdateSet({
@@ -105,7 +116,10 @@ export async function setSubscription(db: Kysely<Database>, accountId: string, p
         updated_at: sql<Date>`now()`,
       }),
     )
-    .execute();
+    // xmax = 0 only on a freshly inserted row: the token just made is the one stored.
+    .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
+    .executeTakeFirstOrThrow();
+  return { statusToken: row.inserted ? issued.token : null };
 }
 
 export async function getAccountView(db: Kysely<Database>, accountId: string) {

@@ -1,8 +1,9 @@
 import { type ArtifactName, type ArtifactSet, isGatherError } from '../scan/artifacts.ts';
-import type { Check, CheckResult } from '../scan/check.ts';
+import type { Check } from '../scan/check.ts';
 import { checksById } from '../scan/checks/index.ts';
 import { type CheckRun, runChecks, scoreModel } from '../scan/engine.ts';
 import { gradeFor, type ModelCheckRef, type ModelDimension, type ScoringModel } from '../scan/model.ts';
+import { specOfRun } from '../scan/security/score-table.ts';
 import type { CrawlResult } from './crawl.ts';
 
 // An audit report: one product's dimension of the site-audit model, run on every crawled page
@@ -279,7 +280,7 @@ export function pointsLost(
   runs: Map<string, CheckRun>,
 ): number {
   if (run.outcome !== 'warn' && run.outcome !== 'fail') return 0;
-  if (dim.method === 'modifiers') return Math.max(0, -Number((run as CheckResult).evidence?.modifier ?? 0));
+  if (dim.method === 'modifiers') return Math.max(0, -(specOfRun(run)?.modifier ?? 0));
   let total = 0;
   for (const r of dim.checks) {
     const o = runs.get(r.id)?.outcome;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { hashStatusToken, STATUS_TOKEN_PATTERN } from '../accounts/status-token.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { MonitorScan } from '../db/tables/monitor-scans.ts';
@@ -17,6 +18,10 @@ import { monitorJobKey } from './jobs.ts';
 export const HISTORY_LENGTH = 30;
 const RECENT_ALERTS = 10;
 
+/**
+ * The public status page of a token. Only the token's hash is stored, so this URL can be built
+ * only where the token is at hand: when a subscription is created and when its token is rotated.
+ */
 export const statusPageUrl = (config: Pick<Config, 'publicSiteUrl'>, token: string) =>
   `${config.publicSiteUrl}/status/${token}`;
 
@@ -43,7 +48,7 @@ export async function listSites(services: Services, accountId: string) {
     .where('account_id', '=', accountId)
     .orderBy('id')
     .execute();
-  return { sites, subscription, statusPageUrl: statusPageUrl(services.config, subscription.status_token) };
+  return { sites, subscription };
 }
 
 export interface NewSite {
@@ -240,11 +245,11 @@ export async function statusPageData(
   db: Kysely<Database>,
   token: string,
 ): Promise<StatusPageData | undefined> {
-  if (!/^[A-Za-z0-9_-]{16,64}$/.test(token)) return undefined;
+  if (!STATUS_TOKEN_PATTERN.test(token)) return undefined;
   const sub = await db
     .selectFrom('subscriptions')
     .select(['account_id', 'plan', 'scan_frequency', sql<Date>`now()`.as('now')])
-    .where('status_token', '=', token)
+    .where('status_token_hash', '=', hashStatusToken(token))
     .where('status', '=', 'active')
     .executeTakeFirst();
   if (!sub) return undefined;
@@ -310,11 +315,7 @@ export async function statusPageData(
 }
 
 /** The operator's view of an account's monitoring subscription (CLI `subscriptions show`). */
-export async function subscriptionView(
-  db: Kysely<Database>,
-  config: Pick<Config, 'publicSiteUrl'>,
-  accountId: string,
-) {
+export async function subscriptionView(db: Kysely<Database>, accountId: string) {
   const account = await db
     .selectFrom('accounts')
     .select(['id', 'variant'])
@@ -340,7 +341,7 @@ export async function subscriptionView(
     scanFrequency: sub?.scan_frequency ?? null,
     promptQuota: sub?.prompt_quota ?? 0,
     sitesUsed: Number(used),
-    statusToken: sub?.status_token ?? null,
-    statusPageUrl: sub ? statusPageUrl(config, sub.status_token) : null,
+    /** The current status token's first characters; the token itself is shown only once. */
+    statusTokenPrefix: sub?.status_token_prefix ?? null,
   };
 }

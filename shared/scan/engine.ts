@@ -1,6 +1,7 @@
 import { type ArtifactMap, type ArtifactName, type ArtifactSet, isGatherError } from './artifacts.ts';
 import type { Check, CheckResult } from './check.ts';
 import { gradeFor, type ScoringModel } from './model.ts';
+import { modifierScore } from './security/score-table.ts';
 
 // The runner owns the required-artifact gate and isolates a throwing check, so one broken check
 // or one failed gatherer never throws a whole scan away.
@@ -54,6 +55,11 @@ export interface DimensionScore {
   issues: string[];
   passes: string[];
   checks: CheckRun[];
+  /**
+   * What the score rests on beyond the checks, when the method has more to say: the `modifiers`
+   * method keeps the Observatory score and grade here (shared/scan/security/score-table.ts).
+   */
+  evidence?: Record<string, unknown>;
 }
 
 export interface ModelScore {
@@ -84,8 +90,17 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
       else issues.push(run.message);
       if (ref.gate && run.outcome === 'fail') cap = Math.min(cap, ref.gate.cap);
     }
-    let score = weights > 0 ? Math.min(cap, Math.round((100 * sum) / weights)) : null;
-    if (dim.method === 'modifiers' && weights > 0) score = Math.min(cap, modifierScore(checks));
+    if (dim.method === 'modifiers') {
+      // Observatory-style: modifiers looked up in the score table, not the weighted mean.
+      // Nothing applied: no score, and no Observatory score to keep either.
+      if (weights === 0)
+        return { id: dim.id, name: dim.name, weight: dim.weight, score: null, issues, passes, checks };
+      const m = modifierScore(checks);
+      const evidence = { ...m.evidence } as unknown as Record<string, unknown>;
+      const score = Math.min(cap, m.score);
+      return { id: dim.id, name: dim.name, weight: dim.weight, score, issues, passes, checks, evidence };
+    }
+    const score = weights > 0 ? Math.min(cap, Math.round((100 * sum) / weights)) : null;
     return { id: dim.id, name: dim.name, weight: dim.weight, score, issues, passes, checks };
   });
   let total = 0;
@@ -103,20 +118,6 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
     grade: gradeFor(model, overallScore),
     dimensions,
   };
-}
-
-/** Observatory grading: 100 + penalties; bonuses only from a base of 90 or more. */
-export function modifierScore(runs: CheckRun[]): number {
-  let penalties = 0;
-  let bonuses = 0;
-  for (const r of runs) {
-    if (r.outcome === 'not_applicable' || r.outcome === 'error') continue;
-    const m = Number((r as CheckResult).evidence?.modifier ?? 0);
-    if (m < 0) penalties += m;
-    else bonuses += m;
-  }
-  const base = 100 + penalties;
-  return Math.max(0, Math.min(100, base >= 90 ? base + bonuses : base));
 }
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.max(0, Math.min(1, n)) : 0);

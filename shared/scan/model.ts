@@ -14,8 +14,10 @@ export interface ModelDimension {
   weight: number;
   /**
    * weighted (default): weighted mean of check scores.
-   * modifiers: Observatory-style, 100 plus each applicable check's `evidence.modifier`; bonuses
+   * modifiers: Observatory-style, 100 plus the modifier of each applicable check's result
+   * (`evidence.result`, looked up in shared/scan/security/score-table.ts at scoring time); bonuses
    * (positive modifiers) count only when the score before bonuses is at least 90; clamped 0..100.
+   * The dimension's evidence keeps the raw Observatory score and grade.
    */
   method?: 'weighted' | 'modifiers';
   checks: ModelCheckRef[];

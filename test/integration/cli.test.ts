@@ -47,6 +47,10 @@ describe('sightline CLI', () => {
     assert.equal(me.status, 200);
     assert.equal(me.body.plan, 'growth');
     assert.equal(me.body.id, account.id);
+    // The status page link is shown once, beside the key (only its hash is stored).
+    const { statusToken, statusPageUrl } = r.json();
+    assert.ok(statusPageUrl.endsWith(`/status/${statusToken}`));
+    assert.equal((await fetch(`${t.url}/status/${statusToken}`)).status, 200);
   });
 
   it('keys create adds a key; keys revoke makes it answer 401', async () => {
@@ -64,6 +68,7 @@ describe('sightline CLI', () => {
       )
     ).json();
     assert.match(acct.key.key, /^ar_[0-9A-Za-z]{40}$/);
+    assert.equal(acct.statusPageUrl, undefined, 'no plan, no status page');
     const created = await cli('keys', 'create', '--account', String(acct.account.id), '--json');
     assert.equal(created.code, 0);
     const second = created.json();

@@ -167,7 +167,9 @@ describe('monitoring: sites', () => {
     assert.equal(sub.status, 'active');
     assert.equal(sub.scanFrequency, 'daily');
     assert.equal(sub.sitesUsed, 1);
-    assert.match(sub.statusPageUrl, /\/status\/[A-Za-z0-9_-]{20,}$/);
+    // The token is stored hashed: the URL was shown once (at creation); its prefix says which is live.
+    assert.equal(sub.statusPageUrl, null);
+    assert.match(sub.statusPageTokenPrefix, /^[A-Za-z0-9_-]{6}$/);
 
     const one = await call(t.url, `${SITES}/${res.body.id}`, { key });
     assert.equal(one.status, 200);
@@ -404,21 +406,57 @@ describe('sightline subscriptions (operator CLI)', () => {
       { plan: g.plan, status: g.status, siteQuota: g.siteQuota, scanFrequency: g.scanFrequency },
       { plan: 'growth', status: 'active', siteQuota: 5, scanFrequency: 'weekly' },
     );
+    // Shown once, at creation.
     assert.match(g.statusToken, /^[A-Za-z0-9_-]{20,}$/);
     assert.ok(g.statusPageUrl.endsWith(`/status/${g.statusToken}`));
+    assert.equal(g.statusTokenPrefix, g.statusToken.slice(0, 6));
+    assert.equal((await fetch(`${t.url}/status/${g.statusToken}`)).status, 200);
     assert.equal((await call(t.url, SITES, { key })).status, 200);
 
     const up = (await cli('subscriptions', 'set', '--account', account, '--plan', 'agency', '--json')).json();
     assert.equal(up.siteQuota, 25);
-    assert.equal(up.statusToken, g.statusToken, 'the status link survives a plan change');
+    assert.equal(up.statusToken, undefined, 'a plan change issues no new token');
+    assert.equal(up.statusTokenPrefix, g.statusTokenPrefix, 'the status link survives a plan change');
+    assert.equal((await fetch(`${t.url}/status/${g.statusToken}`)).status, 200);
     const shown = (await cli('subscriptions', 'show', '--account', account, '--json')).json();
     assert.deepEqual(shown, up);
+    const text = await cli('subscriptions', 'show', '--account', account);
+    assert.ok(!text.out.join('\n').includes(g.statusToken), 'show cannot print the token');
+    assert.match(text.out.join('\n'), /rotate-status-token/);
 
     const ended = await cli('subscriptions', 'set', '--account', account, '--plan', 'none', '--json');
     assert.equal(ended.json().status, 'canceled');
     assertProblem(await call(t.url, SITES, { key }), 403, 'subscription_required');
     const page = await fetch(`${t.url}/status/${g.statusToken}`);
     assert.equal(page.status, 404, 'an ended subscription has no public page');
+  });
+
+  it('rotate-status-token prints a new link once; the old link stops working at once', async () => {
+    const key = await t.newKey('A', 'free');
+    const account = String(await accountOf(key));
+    const g = (await cli('subscriptions', 'set', '--account', account, '--plan', 'growth', '--json')).json();
+    assert.equal((await fetch(`${t.url}/status/${g.statusToken}`)).status, 200);
+
+    const rotated = await cli('subscriptions', 'rotate-status-token', '--account', account);
+    assert.equal(rotated.code, 0, rotated.err.join('\n'));
+    const line = rotated.out.find((l) => l.includes('/status/'));
+    assert.ok(line, rotated.out.join('\n'));
+    const url = line.slice(line.indexOf('http'));
+    const token = url.slice(url.lastIndexOf('/') + 1);
+    assert.notEqual(token, g.statusToken);
+    assert.equal((await fetch(`${t.url}/status/${token}`)).status, 200);
+    assert.equal((await fetch(`${t.url}/status/${g.statusToken}`)).status, 404, 'the old link is dead');
+
+    const json = (await cli('subscriptions', 'rotate-status-token', '--account', account, '--json')).json();
+    assert.equal((await fetch(`${t.url}/status/${json.statusToken}`)).status, 200);
+    assert.equal((await fetch(`${t.url}/status/${token}`)).status, 404);
+    const list = await call(t.url, SITES, { key });
+    assert.equal(list.body.subscription.statusPageTokenPrefix, json.statusToken.slice(0, 6));
+
+    const noSub = String(await accountOf(await t.newKey('A', 'free')));
+    const refused = await cli('subscriptions', 'rotate-status-token', '--account', noSub);
+    assert.equal(refused.code, 1);
+    assert.match(refused.err.join('\n'), /no monitoring subscription/);
   });
 
   it('refuses a bad plan, an unknown account and a variant B account', async () => {

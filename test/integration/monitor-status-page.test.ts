@@ -2,7 +2,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { chromium as playwright } from 'playwright-core';
+import { hashStatusToken, rotateStatusToken } from '../../shared/accounts/status-token.ts';
 import { findChromium, STANDARD_ARGS } from '../../worker/browser/chromium.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
@@ -17,6 +19,7 @@ const SCREENSHOT = path.resolve('test-results/monitor-status-page.png');
 let t: TestApi;
 let spec: SpecChecker;
 let token: string;
+let accountIdOf: string;
 let shopId: string;
 let history: number[];
 
@@ -27,13 +30,9 @@ before(async () => {
   spec = await SpecChecker.load(t.url);
   const key = await t.newKey('A', 'free', { plan: 'agency' });
   const accountId = String((await call(t.url, '/api/v1/account', { key })).body.id);
-  token = (
-    await t.handle.db
-      .selectFrom('subscriptions')
-      .select('status_token')
-      .where('account_id', '=', accountId)
-      .executeTakeFirstOrThrow()
-  ).status_token;
+  // The token is stored hashed and was shown once at creation; rotating hands out a new one.
+  accountIdOf = accountId;
+  token = (await rotateStatusToken(t.handle.db, accountId))!;
   const insertSite = async (url: string, label: string, siteType: 'own' | 'competitor') =>
     (
       await t.handle.db
@@ -167,6 +166,21 @@ describe('public status page', () => {
     spec.check('GET', '/status/{token}.json', json);
   });
 
+  it("stores only the token's hash and a 6-character prefix, never the token", async () => {
+    const row = await t.handle.db
+      .selectFrom('subscriptions')
+      .select(['status_token_hash', 'status_token_prefix'])
+      .where('status_token_prefix', '=', token.slice(0, 6))
+      .executeTakeFirstOrThrow();
+    assert.deepEqual(row.status_token_hash, hashStatusToken(token));
+    const dump = (
+      await sql<{ j: string }>`select string_agg(row_to_json(s)::text, '') as j from subscriptions s`.execute(
+        t.handle.db,
+      )
+    ).rows[0]!.j;
+    assert.ok(!dump.includes(token.slice(6)), 'the token is not in the database');
+  });
+
   it('renders in Chromium: scores and chart visible, no console errors; screenshot saved', {
     skip: skipUnlessBrowser(installed),
   }, async () => {
@@ -205,5 +219,19 @@ describe('public status page', () => {
     } finally {
       await browser.close();
     }
+  });
+});
+
+describe('rotating the status token', () => {
+  it('gives a working new link and ends the old one at once', async () => {
+    const old = token;
+    const fresh = (await rotateStatusToken(t.handle.db, accountIdOf))!;
+    assert.notEqual(fresh, old);
+    assert.match(fresh, /^[A-Za-z0-9_-]{24}$/);
+    assert.equal((await fetch(`${t.url}/status/${fresh}`)).status, 200);
+    assert.equal((await call(t.url, `/status/${fresh}.json`)).status, 200);
+    assert.equal((await fetch(`${t.url}/status/${old}`)).status, 404);
+    assert.equal((await call(t.url, `/status/${old}.json`)).status, 404);
+    assert.equal(await rotateStatusToken(t.handle.db, '999999999'), undefined, 'no subscription, no token');
   });
 });

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { SECURITY_DIMENSION, securityChecks } from '../../shared/scan/checks/security/index.ts';
-import { modifierScore, runChecks, scoreModel } from '../../shared/scan/engine.ts';
+import { type CheckRun, runChecks, scoreModel } from '../../shared/scan/engine.ts';
 import { LETTER_GRADES, type ScoringModel } from '../../shared/scan/model.ts';
 import {
   EXTENSION_TESTS,
   MINIMUM_SCORE_FOR_EXTRA_CREDIT,
+  modifierScore,
   OBSERVATORY_GRADES,
   OBSERVATORY_TESTS,
   observatoryGrade,
@@ -127,7 +128,7 @@ describe('Observatory score from check runs', () => {
     assert.equal(raw.grade, 'B+');
     // The dimension (engine's `modifiers` method) agrees below 100.
     assert.equal(scoreModel(MODEL, runs).dimensions[0]?.score, 80);
-    assert.equal(modifierScore([...runs.values()]), 80);
+    assert.equal(modifierScore(runs.values()).score, 80);
   });
 
   it('scores a bare https page as Observatory does', () => {
@@ -153,9 +154,64 @@ describe('Observatory score from check runs', () => {
       httpRedirectsToHttps: null,
     });
     const runs = runChecks(securityChecks, { Page: page });
-    const base = modifierScore([...runs.values()]);
+    const base = modifierScore(runs.values()).score;
     assert.ok(base > 20, `without the gate it would score ${base}`);
     assert.equal(scoreModel(MODEL, runs).dimensions[0]?.score, 20);
+  });
+});
+
+describe('security dimension evidence', () => {
+  it('keeps the raw Observatory score and grade, unclamped, beside the clamped dimension score', () => {
+    const runs = runChecks(securityChecks, { Page: HARDENED });
+    const dim = scoreModel(MODEL, runs).dimensions[0];
+    assert.equal(dim?.score, 100);
+    assert.deepEqual(dim?.evidence, {
+      observatory: { score: 150, grade: 'A+', testsPassed: 12, testsFailed: 0 },
+      rawScore: 150,
+    });
+  });
+
+  it('keeps our extension checks out of the Observatory score but in the raw dimension score', () => {
+    // Version leak -5 (ours) and no X-Content-Type-Options -5 (Observatory's): base 90, bonuses count.
+    const { 'x-content-type-options': _, ...headers } = HARDENED.headers;
+    const runs = runChecks(securityChecks, { Page: withHeaders({ ...headers, server: 'nginx/1.25.3' }) });
+    const dim = scoreModel(MODEL, runs).dimensions[0];
+    assert.deepEqual(dim?.evidence, {
+      observatory: { score: 145, grade: 'A+', testsPassed: 11, testsFailed: 1 },
+      rawScore: 140,
+    });
+    assert.equal(dim?.score, 100);
+  });
+
+  it('grades a weak page by the Observatory chart and survives the JSON round trip of a stored result', () => {
+    const runs = runChecks(securityChecks, { Page: makePage() });
+    const stored = JSON.parse(JSON.stringify(scoreModel(MODEL, runs)));
+    assert.deepEqual(stored.dimensions[0].evidence.observatory, {
+      score: 30,
+      grade: 'D',
+      testsPassed: 8,
+      testsFailed: 4,
+    });
+    assert.equal(stored.dimensions[0].score, 30);
+  });
+
+  it('looks modifiers up in the score table at scoring time, not in the modifier a run carries', () => {
+    const runs = runChecks(securityChecks, { Page: makePage() });
+    // A stored run whose evidence.modifier is stale (e.g. written before a table change).
+    const stale = new Map<string, CheckRun>(
+      [...runs].map(([id, r]) => [
+        id,
+        'evidence' in r && r.evidence ? { ...r, evidence: { ...r.evidence, modifier: 0 } } : r,
+      ]),
+    );
+    assert.equal(scoreModel(MODEL, stale).dimensions[0]?.score, 30);
+    assert.equal(modifierScore(stale.values()).evidence.observatory.score, 30);
+  });
+
+  it('claims no Observatory score when no security check applied', () => {
+    const dim = scoreModel(MODEL, runChecks(securityChecks, {})).dimensions[0];
+    assert.equal(dim?.score, null);
+    assert.equal(dim?.evidence, undefined);
   });
 });
 

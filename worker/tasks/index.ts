@@ -4,6 +4,7 @@ import monitorFanout from './monitor-fanout.ts';
 import monitorScan from './monitor-scan.ts';
 import probe from './probe.ts';
 import pruneRateLimits from './prune-rate-limits.ts';
+import pruneRetention from './prune-retention.ts';
 import pruneScans from './prune-scans.ts';
 import reapDeadWorkers from './reap-dead-workers.ts';
 import scanUrl from './scan-url.ts';
@@ -13,6 +14,7 @@ export const tasks: TaskDef[] = [
   scanUrl,
   pruneRateLimits,
   pruneScans,
+  pruneRetention,
   reapDeadWorkers,
   probe,
   monitorFanout,

@@ -56,7 +56,7 @@ export default [
     operationId: 'placeAuditOrder',
     summary: 'Order an audit of a site (variant A, Pro and Agent tiers)',
     description:
-      "Creates the order `paid` and queues its report: a crawl of the target with the product's checks on every page. Poll the Location (or give `webhook_url`) until `delivered`. Send an `Idempotency-Key` header (1-255 printable ASCII) to make retries safe: the same key returns the same order; reused with a different body it is 422.",
+      "Creates the order `paid` and queues its report: a crawl of the target with the product's checks on every page. Poll the Location (or give `webhook_url`) until `delivered`. Send an `Idempotency-Key` header (1-255 printable ASCII) to make retries safe: the same key returns the same order; reused with a different body it is 422. A key lives `IDEMPOTENCY_KEY_TTL_HOURS` (default 24) from its order's creation; after that it places a new order.",
     tags: ['Audits'],
     access: { kind: 'key', variants: ['A'], tiers: ['pro', 'agent'] },
     request: { body: AuditOrderBody },

@@ -92,13 +92,10 @@ export default [
     access,
     responses: { 200: { description: 'Sites and subscription', schema: SiteList } },
     async handler(ctx, _input, services) {
-      const { sites, subscription, statusPageUrl } = await listSites(
-        services,
-        ctx.state.principal!.accountId,
-      );
+      const { sites, subscription } = await listSites(services, ctx.state.principal!.accountId);
       ctx.body = {
         sites: sites.map(presentSite),
-        subscription: presentSubscription(subscription, sites.length, statusPageUrl),
+        subscription: presentSubscription(subscription, sites.length),
       };
     },
   }),

@@ -50,7 +50,16 @@ export const SubscriptionSummary = z
     status: z.enum(['active']),
     scanFrequency: z.enum(['daily', 'weekly']),
     sitesUsed: z.number().int().describe('Own sites and competitors, which share the quota'),
-    statusPageUrl: z.string().describe('Public status page of the own sites (no login)'),
+    statusPageUrl: z
+      .null()
+      .describe(
+        'Always null here. The public status page ({site_url}/status/<token>, no login) is reached by a secret token that is stored hashed, like API keys: its URL is shown once, when the subscription is created and when the operator rotates it (`sightline subscriptions rotate-status-token --account ID`, which also ends the old link). Ask the operator for a new link if it is lost.',
+      ),
+    statusPageTokenPrefix: z
+      .string()
+      .describe(
+        'The first 6 characters of the current status-page token: tells which status link is the live one',
+      ),
   })
   .meta({ id: 'SubscriptionSummary' });
 

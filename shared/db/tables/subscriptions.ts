@@ -10,7 +10,10 @@ export interface SubscriptionsTable {
   site_quota: number;
   scan_frequency: 'daily' | 'weekly';
   prompt_quota: number;
-  status_token: string;
+  /** SHA-256 of the status-page token; the token itself is never stored (shown once). */
+  status_token_hash: Buffer;
+  /** The token's first characters: enough to tell which link is current, useless to attack. */
+  status_token_prefix: string;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date | string>;
 }

@@ -1,4 +1,3 @@
-import type { CheckRun } from '../engine.ts';
 import type { GradeBand } from '../model.ts';
 
 // Mozilla HTTP Observatory's grading, as data: every result a test can give, its score modifier,
@@ -505,33 +504,79 @@ export function observatoryGrade(score: number): string {
   return 'F';
 }
 
+/** What scoring needs of a check run (structurally a CheckRun; kept minimal to avoid an import cycle). */
+export interface ScoredRun {
+  outcome: string;
+  evidence?: Record<string, unknown>;
+}
+
 /**
- * The raw Observatory score from check runs: 100 plus every Observatory result's modifier, with
- * bonuses only from a base of 90. Not clamped above (bonuses can lift it past 100), floored at 0.
- * Runs without an Observatory result (not applicable, errors, our extension checks) add nothing.
+ * The table entry behind a run: its `evidence.result` looked up in the score table at scoring
+ * time (the `modifier` a check copies into its evidence is for readers, never for scoring).
+ * Runs that did not apply, errored, or carry no known result id give null.
  */
-export function observatoryScore(runs: Iterable<CheckRun>): {
-  score: number;
-  grade: string;
-  passed: number;
-  failed: number;
-} {
+export function specOfRun(run: ScoredRun): (ResultSpec & { test: string; observatory: boolean }) | null {
+  if (run.outcome === 'error' || run.outcome === 'not_applicable') return null;
+  const resultId = run.evidence?.result;
+  return typeof resultId === 'string' ? (ALL_RESULTS.get(resultId) ?? null) : null;
+}
+
+/** 100 plus penalties, plus bonuses only when the penalties leave at least 90. Unclamped. */
+function tally(runs: Iterable<ScoredRun>, include: (spec: ResultSpec & { observatory: boolean }) => boolean) {
   let penalties = 0;
   let bonuses = 0;
   let passed = 0;
   let failed = 0;
   for (const run of runs) {
-    if (run.outcome === 'error' || run.outcome === 'not_applicable') continue;
-    const resultId = run.evidence?.result;
-    if (typeof resultId !== 'string') continue;
-    const spec = ALL_RESULTS.get(resultId);
-    if (!spec?.observatory) continue;
+    const spec = specOfRun(run);
+    if (!spec || !include(spec)) continue;
     if (spec.modifier < 0) penalties += spec.modifier;
     else bonuses += spec.modifier;
     if (spec.pass) passed++;
     else failed++;
   }
   const base = BASELINE_SCORE + penalties;
-  const score = Math.max(0, base >= MINIMUM_SCORE_FOR_EXTRA_CREDIT ? base + bonuses : base);
+  return { raw: base >= MINIMUM_SCORE_FOR_EXTRA_CREDIT ? base + bonuses : base, passed, failed };
+}
+
+/**
+ * The Observatory score from check runs, Mozilla's tests only (our extension checks add
+ * nothing): 100 plus every modifier, bonuses only from a base of 90. Not clamped above (bonuses
+ * lift it past 100); floored at 0 as Observatory does. Graded by Observatory's chart.
+ */
+export function observatoryScore(runs: Iterable<ScoredRun>): {
+  score: number;
+  grade: string;
+  passed: number;
+  failed: number;
+} {
+  const { raw, passed, failed } = tally(runs, (spec) => spec.observatory);
+  const score = Math.max(0, raw);
   return { score, grade: observatoryGrade(score), passed, failed };
+}
+
+/** What the security dimension keeps in its evidence. */
+export interface SecurityEvidence {
+  /** Mozilla's tests only, before clamping (see observatoryScore), and its A+..F grade. */
+  observatory: { score: number; grade: string; testsPassed: number; testsFailed: number };
+  /** 100 plus every security check's modifier (ours included), before clamping to 0..100. */
+  rawScore: number;
+}
+
+/**
+ * The one implementation of the security dimension's `modifiers` method: every applicable
+ * security check's modifier (Observatory's and our extensions'), with Observatory's extra-credit
+ * rule, clamped to 0..100, plus the evidence the dimension keeps.
+ */
+export function modifierScore(runs: Iterable<ScoredRun>): { score: number; evidence: SecurityEvidence } {
+  const list = [...runs];
+  const all = tally(list, () => true);
+  const obs = observatoryScore(list);
+  return {
+    score: Math.max(0, Math.min(100, all.raw)),
+    evidence: {
+      observatory: { score: obs.score, grade: obs.grade, testsPassed: obs.passed, testsFailed: obs.failed },
+      rawScore: all.raw,
+    },
+  };
 }

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+import { expireIdempotencyKeys } from '../../shared/audits/retention.ts';
+import { pruneMonitorAlerts } from '../../shared/monitoring/retention.ts';
+import { pruneWebhookDeliveries } from '../../shared/webhooks/retention.ts';
+import { defineTask } from '../task.ts';
+
+// Cron (daily): the retention periods of the small, ever-growing records (scans have their own
+// prune_scans). Each step is batched and idempotent, so an interrupted run just runs again.
+export default defineTask({
+  name: 'prune_retention',
+  payload: z.object({}).passthrough(),
+  async run(_payload, { db, config, log, signal }) {
+    const webhookDeliveries = await pruneWebhookDeliveries(db, config.WEBHOOK_DELIVERY_RETENTION_DAYS, {
+      signal,
+    });
+    const idempotencyKeys = await expireIdempotencyKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS, { signal });
+    const monitorAlerts = await pruneMonitorAlerts(db, config.MONITOR_ALERT_RETENTION_DAYS, { signal });
+    log.info({ webhookDeliveries, idempotencyKeys, monitorAlerts }, 'pruned past their retention');
+  },
+});
