@@ -15,7 +15,11 @@ describe('process-group helpers', { skip: !existsSync('/proc/self/stat') && 'nee
     });
     const pgid = leader.pid!;
     const until = Date.now() + 5000;
-    while (groupMembers(pgid).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    // Ready when the two children have exec'd sleep: until then a forked child still carries the
+    // shell's command line (and so the marker).
+    const ready = () =>
+      groupMembers(pgid).filter((p) => p.pid !== pgid && p.cmdline.startsWith('sleep')).length === 2;
+    while (!ready() && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     assert.equal(groupMembers(pgid).length, 3);
     assert.deepEqual(
       findProcesses(marker).map((p) => p.pid),
