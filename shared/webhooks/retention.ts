@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { inBatches } from '../db/batches.ts';
+import type { Kysely } from 'kysely';
+import { deleteOlderThan } from '../db/batches.ts';
 import type { Database } from '../db/database.ts';
 
 /**
@@ -12,15 +12,9 @@ export async function pruneWebhookDeliveries(
   days: number,
   opts: { batch?: number; signal?: AbortSignal } = {},
 ): Promise<number> {
-  return inBatches(
-    async (size) => {
-      const r = await sql`
-        delete from webhook_deliveries where id in (
-          select id from webhook_deliveries
-           where created_at < now() - make_interval(days => ${days})
-           limit ${size})`.execute(db);
-      return Number(r.numAffectedRows ?? 0);
-    },
+  return deleteOlderThan(
+    db,
+    { table: 'webhook_deliveries', column: 'created_at', days },
     { size: opts.batch, signal: opts.signal },
   );
 }
