@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 
-// A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/001) so every API
-// instance shares it and concurrent calls for one key stay exact.
+// A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/010) so every API
+// instance shares it and concurrent calls for one key stay exact; each call costs the same work
+// however many hits the bucket holds (a stored count per bucket, expired hits deleted once).
 
 export const WINDOW = '1 hour';
 
@@ -34,11 +35,13 @@ function toState(row: { allowed: boolean; remaining: number; reset_at: Date }, l
   };
 }
 
-/** Deletes hits older than the window (run by the prune_rate_limits cron task). */
+/**
+ * Deletes hits older than the window (with five minutes of slack) and drops emptied buckets: run
+ * by the prune_rate_limits cron task, one bucket at a time under the bucket's own lock.
+ */
 export async function pruneHits(db: Kysely<Database>): Promise<number> {
-  const r =
-    await sql`delete from rate_limit_hits where hit_at < now() - ${WINDOW}::interval - interval '5 minutes'`.execute(
-      db,
-    );
-  return Number(r.numAffectedRows ?? 0);
+  const { rows } = await sql<{ deleted: number | null }>`
+    select sum(rate_limit_sweep(bucket, ${WINDOW}::interval + interval '5 minutes'))::int as deleted
+      from rate_limit_buckets`.execute(db);
+  return rows[0]?.deleted ?? 0;
 }

@@ -5,6 +5,7 @@ import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
+import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.ts';
 import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
 import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
@@ -18,6 +19,7 @@ export interface Database {
   subscriptions: SubscriptionsTable;
   audit_products: AuditProductsTable;
   rate_limit_hits: RateLimitHitsTable;
+  rate_limit_buckets: RateLimitBucketsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   scans: ScansTable;
   monitored_sites: MonitoredSitesTable;

@@ -141,3 +141,54 @@ describe('TRUST_PROXY', () => {
     }
   });
 });
+
+describe('limiter cost', () => {
+  /**
+   * Rows one take reads and writes, from Postgres' per-transaction table statistics (read before
+   * and after the call: the view also holds the session's not yet flushed counts).
+   */
+  async function rowsTouched(bucket: string, limit: number) {
+    return handle.db.transaction().execute(async (trx) => {
+      const counts = async () => {
+        const { rows } = await sql<{ relname: string; touched: string }>`
+          select relname,
+                 seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del as touched
+            from pg_stat_xact_user_tables
+           where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(trx);
+        return Object.fromEntries(rows.map((r) => [r.relname, Number(r.touched)]));
+      };
+      const before = await counts();
+      await sql`select * from rate_limit_take(${bucket}, ${limit}::int, '1 hour'::interval)`.execute(trx);
+      const after = await counts();
+      return Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
+    });
+  }
+
+  it('touches the same few rows with 0 or 50,000 hits in the bucket (no count over the hits)', async () => {
+    const fresh = await rowsTouched('test:cost-fresh', 100_000);
+    const full = 'test:cost-50k';
+    await sql`insert into rate_limit_hits (bucket, hit_at)
+              select ${full}, clock_timestamp() - (i || ' milliseconds')::interval
+                from generate_series(1, 50000) i`.execute(handle.db);
+    await sql`insert into rate_limit_buckets (bucket, hits) values (${full}, 50000)`.execute(handle.db);
+    await sql`analyze rate_limit_hits`.execute(handle.db);
+    const loaded = await rowsTouched(full, 100_000);
+    // A count over the hits would touch 50,000 rows here; the stored count touches a handful
+    // either way (the bucket row, one index entry for the oldest hit, the new hit).
+    for (const table of ['rate_limit_hits', 'rate_limit_buckets']) {
+      const [f, l] = [fresh[table] ?? 0, loaded[table] ?? 0];
+      assert.ok(f <= 10 && l <= 10, `${table}: ${f} rows touched fresh, ${l} at 50,000 hits`);
+    }
+    const state = await peekToken(handle.db, full, 100_000);
+    assert.equal(state.remaining, 100_000 - 50_001, 'and the count is exact');
+  });
+
+  it('a take after an hour of silence deletes the expired hits once and counts from zero', async () => {
+    const bucket = 'test:cost-expired';
+    for (let i = 0; i < 5; i++) await takeToken(handle.db, bucket, 10);
+    await age(bucket, '61 minutes');
+    const s = await takeToken(handle.db, bucket, 10);
+    assert.equal(s.remaining, 9);
+    assert.equal(await hits(bucket), 1, 'the five expired hits were deleted by the take');
+  });
+});
