@@ -25,6 +25,10 @@ declare
   v_expired integer;
   v_oldest timestamptz;
 begin
+  -- A hit is bookkeeping: its commit need not wait for the WAL flush (a crash forgets at most
+  -- the last few hundred milliseconds of hits). Locks and visibility are unchanged, so the count
+  -- stays exact across processes; only durability is relaxed, and only for this transaction.
+  perform set_config('synchronous_commit', 'off', true);
   -- The bucket row is the lock: concurrent calls for one bucket queue here, in any process.
   loop
     select b.hits into v_count from rate_limit_buckets b where b.bucket = p_bucket for update;
@@ -92,4 +96,31 @@ begin
   update rate_limit_buckets set hits = greatest(hits - v_deleted, 0) where bucket = p_bucket;
   delete from rate_limit_buckets where bucket = p_bucket and hits = 0;
   return v_deleted;
+end $$;
+
+-- A keyed call's admission in one round trip: the key by its hash and, for a live key, one take
+-- from its bucket (limit: the key's own, else its tier's from p_tier_limits).
+create function admit_key(p_key_hash bytea, p_tier_limits jsonb, p_window interval)
+returns table (
+  id bigint, account_id bigint, variant text, tier text, rate_limit integer,
+  revoked boolean, last_used_at timestamptz,
+  allowed boolean, remaining integer, reset_at timestamptz
+)
+language plpgsql as $$
+declare
+  k record;
+  v_limit integer;
+begin
+  select a.id, a.account_id, a.variant, a.tier, a.rate_limit_per_hour, a.revoked_at, a.last_used_at
+    into k from api_keys a where a.key_hash = p_key_hash;
+  if not found then return; end if;
+  v_limit := coalesce(k.rate_limit_per_hour, (p_tier_limits ->> k.tier::text)::integer);
+  if k.revoked_at is not null then
+    return query select k.id::bigint, k.account_id::bigint, k.variant::text, k.tier::text, v_limit,
+                        true, k.last_used_at, null::boolean, null::integer, null::timestamptz;
+    return;
+  end if;
+  return query select k.id::bigint, k.account_id::bigint, k.variant::text, k.tier::text, v_limit,
+                      false, k.last_used_at, t.allowed, t.remaining, t.reset_at
+                 from rate_limit_take('key:' || k.id, v_limit, p_window) t;
 end $$;

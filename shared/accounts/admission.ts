@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import { AppError, tierRequired, unauthorized, variantMismatch } from '../errors.ts';
 import { rateLimited } from '../metrics.ts';
-import { type AuthResult, authenticate, type Principal } from './auth.ts';
+import { type AuthResult, authenticate, authenticateAndTake, type Principal } from './auth.ts';
 import { peekToken, type RateState, takeToken } from './rate-limit.ts';
 
 // One admission path for every door (REST guard, MCP tools/call, scan polling, pages): who is
@@ -45,6 +45,10 @@ export class AdmissionError extends AppError {
     super(base.status, base.code, base.title, base.detail, base.extra);
   }
 }
+
+const PEEK_CACHE_MS = 1000;
+const PEEK_CACHE_MAX = 10_000;
+const publicPeeks = new Map<string, { until: number; admission: Admission }>();
 
 const VARIANT_NAMES = { A: 'A (site audit)', B: 'B (agent readability)' } as const;
 
@@ -94,22 +98,20 @@ export class Admitter {
 
   /** A valid key, counted against its hourly budget; tier and variant are checked by the caller. */
   async keyed(caller: Caller): Promise<Admission & { principal: Principal }> {
-    const auth = await authenticate(this.db, caller.authorization);
+    const auth = await authenticateAndTake(this.db, caller.authorization);
     if (!auth.ok) return this.refuseAuth(caller, auth);
-    const p = auth.principal;
-    const rate = await this.take(`key:${p.keyId}`, p.limit, 'key', 'this API key');
-    return { principal: p, rate };
+    const { principal, rate } = auth;
+    if (!rate.allowed) {
+      rateLimited.inc({ kind: 'key' });
+      throw new AdmissionError(rateLimitError(rate, 'this API key'), rate);
+    }
+    return { principal, rate };
   }
 
   async admit(caller: Caller, rule: AccessRule): Promise<Admission> {
     switch (rule.kind) {
-      case 'public': {
-        const auth = caller.authorization ? await authenticate(this.db, caller.authorization) : undefined;
-        const rate = auth?.ok
-          ? await peekToken(this.db, `key:${auth.principal.keyId}`, auth.principal.limit)
-          : await peekToken(this.db, `ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
-        return { rate, principal: auth?.ok ? auth.principal : undefined };
-      }
+      case 'public':
+        return this.peekCached(caller);
       case 'ip': {
         const max = typeof rule.ipLimit === 'function' ? rule.ipLimit(this.config) : rule.ipLimit;
         const rate = await this.take(`ip:${rule.bucket}:${caller.ip}`, max, 'ip', 'this client address');
@@ -158,6 +160,30 @@ export class Admitter {
 
   /** The caller's current bucket without counting: for answers no route admitted (404, 405, 413). */
   async peek(caller: Caller): Promise<RateState> {
-    return (await this.admit(caller, { kind: 'public' })).rate;
+    return (await this.peekCached(caller)).rate;
+  }
+
+  /**
+   * Informational answers (status, products, /openapi.json, 404s) are not counted, so their
+   * headers may be a moment old: the caller's bucket is read at most once a second per process,
+   * which keeps these endpoints free of a database round trip per request.
+   */
+  private async peekCached(caller: Caller): Promise<Admission> {
+    const key = `${caller.ip}\n${caller.authorization ?? ''}`;
+    const now = Date.now();
+    const hit = publicPeeks.get(key);
+    if (hit && hit.until > now) return hit.admission;
+    const admission = await this.peekNow(caller);
+    if (publicPeeks.size >= PEEK_CACHE_MAX) publicPeeks.clear(); // bounded: a flood of new callers resets it
+    publicPeeks.set(key, { until: now + PEEK_CACHE_MS, admission });
+    return admission;
+  }
+
+  private async peekNow(caller: Caller): Promise<Admission> {
+    const auth = caller.authorization ? await authenticate(this.db, caller.authorization) : undefined;
+    const rate = auth?.ok
+      ? await peekToken(this.db, `key:${auth.principal.keyId}`, auth.principal.limit)
+      : await peekToken(this.db, `ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
+    return { rate, principal: auth?.ok ? auth.principal : undefined };
   }
 }

@@ -17,16 +17,19 @@ export interface RateState {
 export async function takeToken(db: Kysely<Database>, bucket: string, limit: number): Promise<RateState> {
   const { rows } = await sql<{ allowed: boolean; remaining: number; reset_at: Date }>`
     select * from rate_limit_take(${bucket}, ${limit}::int, ${WINDOW}::interval)`.execute(db);
-  return toState(rows[0]!, limit);
+  return toRateState(rows[0]!, limit);
 }
 
 export async function peekToken(db: Kysely<Database>, bucket: string, limit: number): Promise<RateState> {
   const { rows } = await sql<{ allowed: boolean; remaining: number; reset_at: Date }>`
     select * from rate_limit_peek(${bucket}, ${limit}::int, ${WINDOW}::interval)`.execute(db);
-  return toState(rows[0]!, limit);
+  return toRateState(rows[0]!, limit);
 }
 
-function toState(row: { allowed: boolean; remaining: number; reset_at: Date }, limit: number): RateState {
+export function toRateState(
+  row: { allowed: boolean; remaining: number; reset_at: Date },
+  limit: number,
+): RateState {
   return {
     allowed: row.allowed,
     limit,
