@@ -6,6 +6,7 @@ import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
 import products from './products/index.ts';
 import scans from './scans/index.ts';
+import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
 import tools from './tools/index.ts';
@@ -20,6 +21,7 @@ export const routes: RouteDef[] = [
   ...tools,
   ...mcp,
   ...monitor,
+  ...sites,
   ...statusPage,
   ...meta,
 ];
