@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import collect from './collect/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
@@ -22,6 +23,7 @@ export const routes: RouteDef[] = [
   ...mcp,
   ...monitor,
   ...sites,
+  ...collect,
   ...statusPage,
   ...meta,
 ];

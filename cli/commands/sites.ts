@@ -1,11 +1,15 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { buildRangeData, SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
 import { listSites, registerSite, removeSite } from '../../shared/agent-traffic/sites.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 
 export const usage = `sightline sites add --account ID --url URL [--label L] [--json]
 sightline sites list --account ID [--json]
-sightline sites remove --account ID SITE [--json]`;
+sightline sites remove --account ID SITE [--json]
+sightline sites refresh-ranges [--from DIR] [--out FILE] [--json]`;
 
 const view = (s: AgentSite) => ({
   id: Number(s.id),
@@ -21,6 +25,7 @@ const view = (s: AgentSite) => ({
 // token shown once, which its server uses for POST /api/v1/collect.
 export async function sites(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
+  if (sub === 'refresh-ranges') return refreshRanges(rest, io);
   if (sub !== 'add' && sub !== 'list' && sub !== 'remove') throw new UsageError(usage);
   const { values, positionals } = parseArgs({
     args: rest,
@@ -67,4 +72,27 @@ export async function sites(args: string[], io: CliIO): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+/**
+ * Rewrites the shipped crawler IP ranges (shared/agent-traffic/data/ip-ranges.json) from a folder
+ * of the vendors' own files (default: AGENT_IP_RANGES_DIR, else ../shared/corpora/ai-ip-ranges).
+ */
+function refreshRanges(args: string[], io: CliIO): number {
+  const { values } = parseArgs({
+    args,
+    options: { from: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } },
+  });
+  const from = path.resolve(
+    values.from ?? process.env.AGENT_IP_RANGES_DIR ?? '../shared/corpora/ai-ip-ranges',
+  );
+  if (!fs.existsSync(from)) throw new UsageError(`no such folder: ${from}`);
+  const data = buildRangeData(from);
+  const out = values.out ?? SHIPPED_RANGES_FILE;
+  const counts = Object.fromEntries(Object.entries(data.sources).map(([k, v]) => [k, v.ranges.length]));
+  if (Object.keys(counts).length === 0) throw new UsageError(`no vendor range files found under ${from}`);
+  fs.writeFileSync(out, `${JSON.stringify(data, null, 2)}\n`);
+  if (values.json) io.out(JSON.stringify({ out, sources: counts }));
+  else for (const [k, n] of Object.entries(counts)) io.out(`${k}: ${n} ranges`);
+  return 0;
 }
