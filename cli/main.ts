@@ -3,6 +3,7 @@ import { AppError } from '../shared/errors.ts';
 import { accounts, usage as accountsUsage } from './commands/accounts.ts';
 import { audits, usage as auditsUsage } from './commands/audits.ts';
 import { keys, usage as keysUsage } from './commands/keys.ts';
+import { logs, usage as logsUsage } from './commands/logs.ts';
 import { scan, usage as scanUsage } from './commands/scan.ts';
 import { migrateCommand, serve } from './commands/serve.ts';
 import { sites, usage as sitesUsage } from './commands/sites.ts';
@@ -21,6 +22,7 @@ const HELP = `sightline: website scanning, audit and monitoring
   ${keysUsage.split('\n').join('\n  ')}
   ${subscriptionsUsage.split('\n').join('\n  ')}
   ${sitesUsage.split('\n').join('\n  ')}
+  ${logsUsage}
 
 Configuration comes from environment variables (see README).`;
 
@@ -47,6 +49,8 @@ export async function main(
         return await keys(rest, io);
       case 'subscriptions':
         return await subscriptions(rest, io);
+      case 'logs':
+        return await logs(rest, io);
       case 'sites':
         return await sites(rest, io);
       case 'scan':

@@ -185,3 +185,13 @@ export async function latestScans(
   }
   return out;
 }
+
+/** Operator look-up (CLI): by numeric id or tracking id, any account. */
+export async function siteByIdOrTracking(db: Kysely<Database>, idOrTracking: string): Promise<AgentSite> {
+  let q = db.selectFrom('agent_sites').selectAll();
+  if (/^\d{1,18}$/.test(idOrTracking)) q = q.where('id', '=', idOrTracking);
+  else q = q.where('tracking_id', '=', idOrTracking);
+  const site = await q.executeTakeFirst();
+  if (!site) throw notFound(`No site ${idOrTracking}.`);
+  return site;
+}
