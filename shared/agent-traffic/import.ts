@@ -131,14 +131,15 @@ export async function importLog(
     inFlight = p;
   };
 
-  const handle = async (line: string, lineNo: number) => {
-    if (line.trim() === '') return;
+  /** True when the batch is full and must be flushed. */
+  const handle = (line: string, lineNo: number): boolean => {
+    if (line.length === 0 || line.trim() === '') return false;
     const r = parser!(line);
-    if (r === HEADER) return;
+    if (r === HEADER) return false;
     if (!r) {
       summary.badLines++;
       if (summary.badSamples.length < 5) summary.badSamples.push({ line: lineNo, text: line.slice(0, 300) });
-      return;
+      return false;
     }
     summary.requests++;
     const sec = Math.floor(r.time.getTime() / 1000);
@@ -150,8 +151,9 @@ export async function importLog(
     dupCounts.set(line, n + 1);
     const d = r.time.toISOString().slice(0, 10);
     days.set(d, (days.get(d) ?? 0) + 1);
-    batch.push({ ...r, hash: requestHash(n === 0 ? line : `${line}\n#${n}`) });
-    if (batch.length >= batchSize) await flush();
+    r.hash = requestHash(n === 0 ? line : `${line}\n#${n}`);
+    batch.push(r as IngestRequest);
+    return batch.length >= batchSize;
   };
 
   let lineNo = 0;
@@ -164,7 +166,7 @@ export async function importLog(
       summary.format = detectFormat(pendingDetect);
       if (!summary.format) throw new Error('could not detect the log format; pass --format');
       parser = parserFor(summary.format);
-      for (const [i, l] of pendingDetect.entries()) await handle(l, lineNo - pendingDetect.length + 1 + i);
+      for (const [i, l] of pendingDetect.entries()) if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
       pendingDetect.length = 0;
       continue;
     }
@@ -187,7 +189,7 @@ export async function importLog(
     summary.format = detectFormat(pendingDetect);
     if (!summary.format) throw new Error('could not detect the log format; pass --format');
     parser = parserFor(summary.format);
-    for (const [i, l] of pendingDetect.entries()) await handle(l, i + 1);
+    for (const [i, l] of pendingDetect.entries()) if (handle(l, i + 1)) await flush();
   }
   await flush();
   if (inFlight) await inFlight;

@@ -15,6 +15,8 @@ export const LOG_FORMATS = [
 export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface ParsedRequest {
+  /** Set by the importer: the request's id. */
+  hash?: Buffer;
   time: Date;
   method: string;
   path: string;
@@ -309,7 +311,7 @@ function cloudfrontParser(): LineParser {
 }
 
 /** Returned by parsers for header and comment lines: not a request, not a bad line. */
-export const HEADER: ParsedRequest = Object.freeze({
+export const HEADER: ParsedRequest = Object.freeze<ParsedRequest>({
   time: new Date(0),
   method: '',
   path: '',
