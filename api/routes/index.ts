@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import benchmarks from './benchmarks/index.ts';
 import collect from './collect/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
@@ -24,6 +25,7 @@ export const routes: RouteDef[] = [
   ...monitor,
   ...sites,
   ...collect,
+  ...benchmarks,
   ...statusPage,
   ...meta,
 ];

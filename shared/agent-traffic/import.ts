@@ -166,7 +166,8 @@ export async function importLog(
       summary.format = detectFormat(pendingDetect);
       if (!summary.format) throw new Error('could not detect the log format; pass --format');
       parser = parserFor(summary.format);
-      for (const [i, l] of pendingDetect.entries()) if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
+      for (const [i, l] of pendingDetect.entries())
+        if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
       pendingDetect.length = 0;
       continue;
     }

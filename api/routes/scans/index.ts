@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authenticate } from '../../../shared/accounts/auth.ts';
+import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
 import { recommendBundle } from '../../../shared/catalogue/bundles.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
@@ -41,7 +42,7 @@ async function present(services: Services, scan: Scan, view: ScanView, withRecom
     case 'a':
       return presentA(services, scan, withRecommendation);
     case 'b':
-      return presentScanB(scan);
+      return presentScanB(scan, { agentCorrelation: await agentCorrelation(services.db, scan.url) });
     case 'llmstxt':
       return presentLlmsTxt(scan);
     case 'citability':

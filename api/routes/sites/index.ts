@@ -1,3 +1,4 @@
+import { siteInsights } from '../../../shared/agent-traffic/insights.ts';
 import { getSite, latestScans, listSites } from '../../../shared/agent-traffic/sites.ts';
 import {
   resolveWindow,
@@ -12,6 +13,7 @@ import {
   AgentBreakdown,
   EventPage,
   EventsQuery,
+  InsightList,
   PageRanking,
   PagesQuery,
   RegisteredSiteList,
@@ -104,6 +106,22 @@ export default [
         await resolveWindow(services.db, query.since),
         query.limit,
       );
+    },
+  }),
+  defineRoute({
+    method: 'get',
+    path: '/api/v1/sites/:id/insights',
+    operationId: 'getSiteInsights',
+    summary: 'Prioritised recommendations from the site’s agent traffic, each with evidence and a fix',
+    description:
+      'Answer agents getting 4xx/5xx although robots.txt allows them, spoofed agents, pages agents fetch that 404, /llms.txt requested but missing, heavily crawled pages with weak citability, training crawlers dominating, and coverage gaps. High priority first.',
+    tags,
+    access,
+    request: { params: SiteParams, query: WindowQuery },
+    responses: { 200: { description: 'Insights', schema: InsightList } },
+    async handler(ctx, { params, query }, services) {
+      const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
+      ctx.body = await siteInsights(services.db, site, await resolveWindow(services.db, query.since));
     },
   }),
 ];

@@ -168,3 +168,29 @@ export const PageRanking = z
     ),
   })
   .meta({ id: 'AgentPageRanking' });
+
+export const InsightList = z
+  .object({
+    siteId: z.number().int(),
+    since: iso,
+    until: iso,
+    insights: z.array(
+      z.object({
+        id: z.enum([
+          'answer_agent_errors',
+          'spoofed_agents',
+          'llms_txt_missing',
+          'agent_404s',
+          'crawled_but_weak_citability',
+          'training_dominates',
+          'coverage_gaps',
+        ]),
+        priority: z.enum(['high', 'medium', 'low']),
+        title: z.string(),
+        evidence: z.string(),
+        fix: z.string(),
+        data: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .meta({ id: 'AgentTrafficInsights' });
