@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
-import { classifyUserAgent } from '../agents/classify.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
+import { classifyVisit as classifyUserAgent } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
 import { aiReferral } from './referrals.ts';
