@@ -180,11 +180,10 @@ export async function ingest(
   counts.ai_referrals = referrals.length;
 
   if (agents.length) {
-    await ensurePartitions(
-      db,
-      agents.map((a) => a.req.time),
-    );
-    const { rows } = await sql<{ inserted: number }>`
+    const times = agents.map((a) => a.req.time);
+    await ensurePartitions(db, times);
+    const insert = () =>
+      sql<{ inserted: number }>`
       with input as (
         select * from unnest(
           ${agents.map((a) => a.req.time.toISOString())}::timestamptz[],
@@ -223,6 +222,17 @@ export async function ingest(
           visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
       )
       select count(*)::int as inserted from ins`.execute(db);
+    let result: Awaited<ReturnType<typeof insert>>;
+    try {
+      result = await insert();
+    } catch (err) {
+      // A month partition dropped by retention since this process made it: make it again, once.
+      if ((err as { code?: string }).code !== '23514') throw err;
+      partitionsMade.delete(db);
+      await ensurePartitions(db, times);
+      result = await insert();
+    }
+    const { rows } = result;
     counts.stored = rows[0]?.inserted ?? 0;
     counts.duplicates = agents.length - counts.stored;
   }
