@@ -220,6 +220,13 @@ export async function ingest(
         from ins group by 2, 3, 4 order by 2, 3, 4
         on conflict (site_id, day, path, platform) do update set
           visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
+      ), paths as (
+        insert into agent_path_rollups as p (site_id, day, path, visits, errors, not_found)
+        select ${site.id}::bigint, (time at time zone 'UTC')::date, path,
+          count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
+        from ins group by 2, 3 order by 2, 3
+        on conflict (site_id, day, path) do update set
+          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
       )
       select count(*)::int as inserted from ins`.execute(db);
     let result: Awaited<ReturnType<typeof insert>>;

@@ -49,12 +49,12 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
             order by time desc limit 10000) s
       group by 1, 2 order by visits desc`.execute(db),
     sql<{ path: string; not_found: string }>`
-      select path, sum(not_found)::bigint as not_found from agent_page_rollups
+      select path, sum(not_found)::bigint as not_found from agent_path_rollups
       where site_id = ${site.id} and day >= (${since}::timestamptz at time zone 'UTC')::date
       group by path having sum(not_found) > 0 order by not_found desc, path limit 10`.execute(db),
     sql<{ visits: string; not_found: string }>`
       select coalesce(sum(visits), 0)::bigint as visits, coalesce(sum(not_found), 0)::bigint as not_found
-      from agent_page_rollups
+      from agent_path_rollups
       where site_id = ${site.id} and day >= (${since}::timestamptz at time zone 'UTC')::date and path = '/llms.txt'`.execute(
       db,
     ),

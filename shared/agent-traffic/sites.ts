@@ -119,6 +119,7 @@ export async function removeSite(
       'agent_events',
       'agent_rollups',
       'agent_page_rollups',
+      'agent_path_rollups',
       'ai_referrals',
       'ai_referral_rollups',
       'agent_coverage',

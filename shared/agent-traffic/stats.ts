@@ -39,7 +39,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
       where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
       group by 1, 2, 3`.execute(db),
     sql<{ path: string; visits: string }>`
-      select path, sum(visits)::bigint as visits from agent_page_rollups
+      select path, sum(visits)::bigint as visits from agent_path_rollups
       where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
       group by path order by visits desc, path limit 10`.execute(db),
     sql<{ platform: string; visits: string }>`
@@ -296,6 +296,7 @@ export async function citabilityOf(db: Kysely<Database>, urls: string[]) {
 }
 
 export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window, limit: number) {
+  // Rank on the per-path table, then split only the ranked pages by platform.
   const { rows } = await sql<{
     path: string;
     platform: string;
@@ -304,17 +305,17 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
     not_found: string;
     total: string;
   }>`
-    with agg as (
-      select path, platform, sum(visits)::bigint as visits, sum(errors)::bigint as errors, sum(not_found)::bigint as not_found
-      from agent_page_rollups
+    with top as (
+      select path, sum(visits)::bigint as total from agent_path_rollups
       where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
-      group by path, platform
-    ), top as (
-      select path, sum(visits)::bigint as total from agg group by path order by total desc, path limit ${limit}
+      group by path order by total desc, path limit ${limit}
     )
-    select agg.*, top.total from agg join top using (path) order by top.total desc, agg.path, agg.visits desc`.execute(
-    db,
-  );
+    select p.path, p.platform, sum(p.visits)::bigint as visits, sum(p.errors)::bigint as errors,
+      sum(p.not_found)::bigint as not_found, top.total
+    from top join agent_page_rollups p
+      on p.site_id = ${site.id} and p.path = top.path and p.day >= (${w.since}::timestamptz at time zone 'UTC')::date
+    group by p.path, p.platform, top.total
+    order by top.total desc, p.path, visits desc`.execute(db);
   const pages = new Map<
     string,
     { path: string; visits: number; errors: number; notFound: number; platforms: Record<string, number> }

@@ -3,6 +3,7 @@ import type {
   AgentCoverageTable,
   AgentEventsTable,
   AgentPageRollupsTable,
+  AgentPathRollupsTable,
   AgentRollupsTable,
   AgentSitesTable,
   AiReferralRollupsTable,
@@ -39,6 +40,7 @@ export interface Database {
   agent_events: AgentEventsTable;
   agent_rollups: AgentRollupsTable;
   agent_page_rollups: AgentPageRollupsTable;
+  agent_path_rollups: AgentPathRollupsTable;
   ai_referrals: AiReferralsTable;
   ai_referral_rollups: AiReferralRollupsTable;
   agent_coverage: AgentCoverageTable;

@@ -58,6 +58,15 @@ export interface AgentPageRollupsTable {
   not_found: string;
 }
 
+export interface AgentPathRollupsTable {
+  site_id: string;
+  day: ColumnType<Date, string, string>;
+  path: string;
+  visits: string;
+  errors: string;
+  not_found: string;
+}
+
 export interface AiReferralsTable {
   site_id: string;
   time: Date;
