@@ -83,6 +83,9 @@ export async function startContext(
       LOG_LEVEL: 'silent',
       // Scan sections serve their sites on 127.0.0.1 at ports only known once they run.
       SCAN_ALLOW_HOSTS: [process.env.SCAN_ALLOW_HOSTS, '127.0.0.1'].filter(Boolean).join(','),
+      // The agent-traffic section pushes millions of events through one site; no reverse DNS (no network).
+      AGENT_INGEST_EVENTS_PER_HOUR: process.env.AGENT_INGEST_EVENTS_PER_HOUR ?? '1000000000',
+      AGENT_VERIFY_RDNS: process.env.AGENT_VERIFY_RDNS ?? 'false',
     });
     const handle = createDb(databaseUrl, { max: 10, application: 'sightline-bench' });
     cleanups.push(handle.close);

@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
+import { agentTrafficSection } from './agent-traffic.ts';
 import { type BenchRow, type Section, startContext } from './context.ts';
 import { fanoutSection } from './fanout.ts';
 import { httpSection } from './http.ts';
@@ -17,6 +18,7 @@ const SECTIONS: Record<string, Section> = {
   fanout: fanoutSection,
   scans: scansSection,
   soak: soakSection,
+  agents: agentTrafficSection,
 };
 // Run only when named: too long for the default set.
 const ON_DEMAND = new Set(['soak']);

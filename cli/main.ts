@@ -3,8 +3,10 @@ import { AppError } from '../shared/errors.ts';
 import { accounts, usage as accountsUsage } from './commands/accounts.ts';
 import { audits, usage as auditsUsage } from './commands/audits.ts';
 import { keys, usage as keysUsage } from './commands/keys.ts';
+import { logs, usage as logsUsage } from './commands/logs.ts';
 import { scan, usage as scanUsage } from './commands/scan.ts';
 import { migrateCommand, serve } from './commands/serve.ts';
+import { sites, usage as sitesUsage } from './commands/sites.ts';
 import { subscriptions, usage as subscriptionsUsage } from './commands/subscriptions.ts';
 import { type CliIO, UsageError } from './context.ts';
 
@@ -19,6 +21,8 @@ const HELP = `sightline: website scanning, audit and monitoring
   ${auditsUsage.split('\n').join('\n  ')}
   ${keysUsage.split('\n').join('\n  ')}
   ${subscriptionsUsage.split('\n').join('\n  ')}
+  ${sitesUsage.split('\n').join('\n  ')}
+  ${logsUsage}
 
 Configuration comes from environment variables (see README).`;
 
@@ -45,6 +49,10 @@ export async function main(
         return await keys(rest, io);
       case 'subscriptions':
         return await subscriptions(rest, io);
+      case 'logs':
+        return await logs(rest, io);
+      case 'sites':
+        return await sites(rest, io);
       case 'scan':
         return await scan(rest, io);
       case undefined:

@@ -23,7 +23,7 @@ const ConfigSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
-  BODY_LIMIT: z.string().default('256kb'),
+  BODY_LIMIT: z.string().default('1mb'),
   RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
   /** Polls of GET /api/v1/scans/{id} per hour, per key or per address: a bucket of their own. */
   RATE_LIMIT_POLL: z.coerce.number().int().min(1).default(1800),
@@ -50,6 +50,12 @@ const ConfigSchema = z.object({
   AUDIT_FULL_PAGES: z.coerce.number().int().min(0).max(10).default(1),
   AUDIT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
   AUDIT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
+  AGENT_INGEST_EVENTS_PER_HOUR: z.coerce.number().int().min(1).default(1_000_000),
+  AGENT_EVENTS_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
+  AGENT_VERIFY_RDNS: bool.default(true),
+  AGENT_RDNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
+  AGENT_RDNS_SERVERS: z.string().default(''),
+  AGENT_IP_RANGES_DIR: z.string().optional(),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

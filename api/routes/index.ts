@@ -1,11 +1,14 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import benchmarks from './benchmarks/index.ts';
+import collect from './collect/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
 import products from './products/index.ts';
 import scans from './scans/index.ts';
+import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
 import tools from './tools/index.ts';
@@ -20,6 +23,9 @@ export const routes: RouteDef[] = [
   ...tools,
   ...mcp,
   ...monitor,
+  ...sites,
+  ...collect,
+  ...benchmarks,
   ...statusPage,
   ...meta,
 ];

@@ -84,7 +84,7 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('anthropic-ai', 'Anthropic', T),
   // Perplexity
   agent('PerplexityBot', 'Perplexity', S, { ipRanges: 'perplexity-bot' }),
-  agent('Perplexity-User', 'Perplexity', B, { ipRanges: 'perplexity-user' }),
+  agent('Perplexity-User', 'Perplexity', B, { aliases: ['PerplexityUser'], ipRanges: 'perplexity-user' }),
   // Google (Google-Extended is a robots.txt control token only; it never appears as a user agent)
   agent('Googlebot', 'Google', S, { ai: false, ipRanges: 'google-common' }),
   agent('Google-Extended', 'Google', T),
@@ -117,7 +117,7 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('Amzn-SearchBot', 'Amazon', S),
   agent('Amzn-User', 'Amazon', B),
   agent('AmazonBuyForMe', 'Amazon', B),
-  agent('amazon-kendra', 'Amazon', S),
+  agent('amazon-kendra', 'Amazon', S, { aliases: ['KendraBot'] }),
   agent('amazon-QBusiness', 'Amazon', B),
   agent('bedrockbot', 'Amazon', T),
   agent('NovaAct', 'Amazon', B),
@@ -238,6 +238,30 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('WARDBot', 'WEBSPARK', T),
   agent('WRTNBot', 'Unknown', T),
   agent('YaK', 'Meltwater', T, product),
+  // AI crawlers named by crawler-user-agents (tag ai-crawler) and arcjet's well-known bots
+  // (category ai) that the lists above do not carry.
+  agent('ExteContextCrawl', 'Exte', T),
+  agent('Flyriverbot', 'Flyriver', T),
+  agent('semantic-visions', 'Semantic Visions', T),
+  agent('TaraGroup Intelligent Bot', 'TaraGroup', T),
+  agent('ImageMind', 'Unknown', T),
+  agent('Novellum', 'Unknown', T),
+  agent('linkReader', 'Chitchat', B),
+  agent('Spawning-AI', 'Spawning', T),
+  agent('The Knowledge AI', 'Unknown', T),
+  agent('TurnitinBot', 'Turnitin', T, { aliases: ['Turnitin'] }),
+  agent('CrunchBot', 'LeadCrunch', T),
+  agent('infegy', 'Infegy', T),
+  agent('Gluten Free Crawler', 'Unknown', T),
+  agent('SafeDNSBot', 'SafeDNS', S),
+  agent('Primalbot', 'Primal', T),
+  agent('Mediatoolkitbot', 'Mediatoolkit', T),
+  agent('botify', 'Botify', S),
+  agent('StorygizeBot', 'Storygize', T),
+  agent('ias_crawler', 'Integral Ad Science', T),
+  agent('NTENTbot', 'NTENT', S),
+  agent('SearchAtlas', 'Search Atlas', S),
+  agent('SentiBot', 'SentiOne', T),
 ];
 
 const byToken = new Map<string, AgentInfo>();

@@ -1,4 +1,15 @@
 import type { AccountsTable } from './tables/accounts.ts';
+import type {
+  AgentCoverageTable,
+  AgentEventsTable,
+  AgentPageRollupsTable,
+  AgentPathRollupsTable,
+  AgentRollupsTable,
+  AgentSitesTable,
+  AiReferralRollupsTable,
+  AiReferralsTable,
+  RateLimitWeightsTable,
+} from './tables/agent-traffic.ts';
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
@@ -27,4 +38,13 @@ export interface Database {
   monitor_alerts: MonitorAlertsTable;
   audit_orders: AuditOrdersTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  agent_sites: AgentSitesTable;
+  agent_events: AgentEventsTable;
+  agent_rollups: AgentRollupsTable;
+  agent_page_rollups: AgentPageRollupsTable;
+  agent_path_rollups: AgentPathRollupsTable;
+  ai_referrals: AiReferralsTable;
+  ai_referral_rollups: AiReferralRollupsTable;
+  agent_coverage: AgentCoverageTable;
+  rate_limit_weights: RateLimitWeightsTable;
 }

@@ -3,6 +3,7 @@ import generateAudit from './generate-audit.ts';
 import monitorFanout from './monitor-fanout.ts';
 import monitorScan from './monitor-scan.ts';
 import probe from './probe.ts';
+import pruneAgentEvents from './prune-agent-events.ts';
 import pruneRateLimits from './prune-rate-limits.ts';
 import pruneRetention from './prune-retention.ts';
 import pruneScans from './prune-scans.ts';
@@ -13,6 +14,7 @@ import scanUrl from './scan-url.ts';
 export const tasks: TaskDef[] = [
   scanUrl,
   pruneRateLimits,
+  pruneAgentEvents,
   pruneScans,
   pruneRetention,
   reapDeadWorkers,

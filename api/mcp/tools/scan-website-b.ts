@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import { presentScanB } from '../../presenters/scan.ts';
 import { ScanPending, ScanResultB } from '../../routes/scans/schema.ts';
 import { defineTool } from '../tool.ts';
@@ -17,7 +18,7 @@ export default defineTool({
   async run(args, ctx) {
     const scan = await scanFor(ctx, args.url, args.mode);
     if (isPending(scan)) return pendingOutcome('scan_website', scan, 'b');
-    const body = presentScanB(scan);
+    const body = presentScanB(scan, { agentCorrelation: await agentCorrelation(ctx.services.db, scan.url) });
     return {
       structured: body,
       text:

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import { recommendBundle } from '../../../shared/audits/bundles.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
 import type { Scan, ScanMode } from '../../../shared/db/tables/scans.ts';
@@ -40,7 +41,7 @@ async function present(services: Services, scan: Scan, view: ScanView, withRecom
     case 'a':
       return presentA(services, scan, withRecommendation);
     case 'b':
-      return presentScanB(scan);
+      return presentScanB(scan, { agentCorrelation: await agentCorrelation(services.db, scan.url) });
     case 'llmstxt':
       return presentLlmsTxt(scan);
     case 'citability':

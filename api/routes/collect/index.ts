@@ -1,0 +1,85 @@
+import { takeToken } from '../../../shared/accounts/rate-limit.ts';
+import { takeEvents } from '../../../shared/agent-traffic/budget.ts';
+import { authorizeCollect, processVerifier, toIngestRequest } from '../../../shared/agent-traffic/collect.ts';
+import { ingest } from '../../../shared/agent-traffic/ingest.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { rateLimited } from '../../../shared/metrics.ts';
+import { ProblemSchema } from '../../openapi.ts';
+import { defineRoute, type RouteContext } from '../../route.ts';
+import { CollectBody, CollectResult } from './schema.ts';
+
+// POST /api/v1/collect: a site's server reports the requests it served. Authorised by the site's
+// ingest token or a B key of the site's account. Access is declared `public` because the
+// route guard knows API keys only: this handler authenticates itself (shared/agent-traffic/
+// collect.ts) and meters ingestion by events per site per hour, not by the key's calls.
+
+const problem = (description: string) => ({
+  description,
+  schema: ProblemSchema,
+  contentType: 'application/problem+json',
+});
+
+const setHeaders = (ctx: RouteContext, s: { limit: number; remaining: number; reset: number }) => {
+  ctx.set('X-RateLimit-Limit', String(s.limit));
+  ctx.set('X-RateLimit-Remaining', String(s.remaining));
+  ctx.set('X-RateLimit-Reset', String(s.reset));
+};
+
+export default [
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/collect',
+    operationId: 'collectRequests',
+    summary: 'Report requests your site served (agent-traffic ingestion)',
+    description:
+      'Send `Authorization: Bearer <ingest token>` (from `sightline sites add`) or a variant B API key of the site’s account. 1 to 1,000 requests per batch, at most 1 MB. A batch with any invalid item is refused whole (400, `errors` names each bad index) and nothing of it is stored. Agents are classified (platform, agent, type) and verified (Web Bot Auth signature, vendor IP ranges, forward-confirmed reverse DNS, or `spoofed`); human visits from answer engines count as AI referrals; other visits are dropped. The same request posted again is stored once. Ingestion has its own budget per site, in events per rolling hour (`AGENT_INGEST_EVENTS_PER_HOUR`); the X-RateLimit-* headers of this endpoint describe that budget, and a batch that does not fit is refused whole with 429. Calls here do not count against the key’s hourly calls.',
+    tags: ['Agent traffic'],
+    access: { kind: 'public' },
+    request: { body: CollectBody },
+    responses: {
+      202: { description: 'Stored', schema: CollectResult },
+      401: problem('Missing or invalid ingest token or API key'),
+      403: problem('A variant A key'),
+      404: problem('No such site for this token or account'),
+      413: problem('Body larger than 1 MB'),
+    },
+    async handler(ctx, { body }, services) {
+      const auth = await authorizeCollect(services.db, ctx.get('authorization') || undefined, body.site);
+      if (!auth.ok) {
+        if (auth.error.status === 401) {
+          // Failed authentication is counted per client address, like everywhere else.
+          const s = await takeToken(
+            services.db,
+            `ip:default:${ctx.ip}`,
+            services.config.RATE_LIMIT_IP_DEFAULT,
+          );
+          setHeaders(ctx, s);
+        }
+        throw auth.error;
+      }
+      const limit = services.config.AGENT_INGEST_EVENTS_PER_HOUR;
+      const budget = await takeEvents(services.db, auth.site.id, body.requests.length, limit);
+      setHeaders(ctx, budget);
+      if (!budget.allowed) {
+        rateLimited.inc({ kind: 'ingest' });
+        const retryAfter = Math.max(1, budget.reset - Math.floor(Date.now() / 1000));
+        throw new AppError(
+          429,
+          'rate_limited',
+          'Too many requests',
+          `This site may ingest ${limit} events per hour; ${budget.remaining} are left and the batch has ${body.requests.length}. Retry after ${retryAfter}s.`,
+          { headers: { 'Retry-After': String(retryAfter) } },
+        );
+      }
+      const counts = await ingest(
+        services.db,
+        auth.site,
+        'collect',
+        body.requests.map(toIngestRequest),
+        processVerifier(services.config),
+      );
+      ctx.status = 202;
+      ctx.body = { ...counts, invalid: 0 };
+    },
+  }),
+];

@@ -1,0 +1,196 @@
+import { z } from 'zod';
+
+// Agent traffic (B): camelCase resource fields and ISO 8601 timestamps like the B scan result;
+// snake_case query fields.
+
+const iso = z.string().describe('ISO 8601 timestamp');
+
+export const RegisteredSite = z
+  .object({
+    id: z.number().int(),
+    trackingId: z.string().describe('Public id that names the site in POST /api/v1/collect batches'),
+    url: z.string(),
+    domain: z.string(),
+    label: z.string(),
+    createdAt: iso,
+    lastScanAt: iso
+      .nullable()
+      .describe('Newest finished agent-readability scan of the URL; null if never scanned'),
+    overallScore: z.number().int().nullable().describe('Overall score of that scan'),
+    grade: z.string().nullable(),
+  })
+  .meta({ id: 'RegisteredSite' });
+
+export const RegisteredSiteList = z
+  .object({ sites: z.array(RegisteredSite) })
+  .meta({ id: 'RegisteredSiteList' });
+
+export const SiteParams = z.object({
+  id: z
+    .string()
+    .regex(/^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/, 'a numeric site id or a site_ tracking id')
+    .describe('Numeric site id or tracking id'),
+});
+
+const count = z.number().int().min(0);
+const share = z.number().min(0).max(100).describe('Percent, one decimal');
+const platform = z
+  .string()
+  .describe('OpenAI, Anthropic, Perplexity, Google, Apple, Meta, Microsoft, ... or Other');
+const verificationEnum = z.enum(['signature', 'ip', 'rdns', 'none', 'spoofed']);
+export const VerificationMix = z
+  .object({ signature: count, ip: count, rdns: count, none: count, spoofed: count })
+  .meta({ id: 'VerificationMix' });
+
+export const WindowQuery = z.object({
+  since: z.iso
+    .datetime({ offset: true })
+    .optional()
+    .describe('ISO 8601 start of the window; default 30 days before now'),
+});
+
+export const SiteStats = z
+  .object({
+    siteId: z.number().int(),
+    since: iso,
+    until: iso,
+    visits: count.describe('Agent visits in the window (what user agents claim)'),
+    verifiedVisits: count,
+    verifiedShare: share,
+    spoofedVisits: count,
+    verification: VerificationMix,
+    platforms: z.array(z.object({ platform, visits: count, share, verifiedShare: share })),
+    types: z.array(
+      z.object({ type: z.enum(['training', 'search', 'browse', 'unknown']), visits: count, share }),
+    ),
+    aiReferrals: z.object({
+      visits: count.describe('Human visits referred by answer engines'),
+      platforms: z.array(z.object({ platform, visits: count })),
+    }),
+    topPages: z.array(z.object({ path: z.string(), url: z.string(), visits: count })),
+    daily: z.array(
+      z.object({
+        date: z.string().describe('UTC day, YYYY-MM-DD'),
+        covered: z.boolean().describe('Whether any source reported data for the day'),
+        sources: z.array(z.string()),
+        visits: count.nullable().describe('null on a day without data (a gap, not zero traffic)'),
+        verified: count.nullable(),
+        aiReferrals: count.nullable(),
+      }),
+    ),
+    coverage: z.object({ daysCovered: count, daysMissing: z.array(z.string()) }),
+  })
+  .meta({ id: 'AgentTrafficStats' });
+
+export const EventsQuery = z.object({
+  platform: z.string().max(64).optional(),
+  type: z.enum(['training', 'search', 'browse']).optional(),
+  verification: verificationEnum.optional(),
+  path: z.string().max(2048).optional().describe('Exact path (without query)'),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  cursor: z.string().max(512).optional().describe('nextCursor of the previous page'),
+});
+
+export const AgentEvent = z
+  .object({
+    id: z.string(),
+    timestamp: iso,
+    method: z.string(),
+    path: z.string(),
+    pageUrl: z.string(),
+    status: z.number().int().nullable(),
+    ip: z.string().nullable(),
+    userAgent: z.string(),
+    platform,
+    agent: z.string().nullable().describe('Catalogue token; null for an unnamed AI agent'),
+    type: z.enum(['training', 'search', 'browse']).nullable(),
+    verification: verificationEnum,
+    confidence: z.number().min(0).max(1),
+    source: z.enum(['collect', 'import']),
+  })
+  .meta({ id: 'AgentEvent' });
+
+export const EventPage = z
+  .object({ events: z.array(AgentEvent), nextCursor: z.string().nullable() })
+  .meta({ id: 'AgentEventPage' });
+
+const seen = {
+  visits: count,
+  share,
+  firstSeen: iso,
+  lastSeen: iso,
+  verifiedShare: share,
+  verification: VerificationMix,
+};
+export const AgentBreakdown = z
+  .object({
+    siteId: z.number().int(),
+    since: iso,
+    until: iso,
+    visits: count,
+    platforms: z.array(
+      z.object({
+        platform,
+        ...seen,
+        agents: z.array(
+          z.object({
+            agent: z.string().nullable(),
+            type: z.enum(['training', 'search', 'browse']).nullable(),
+            ...seen,
+          }),
+        ),
+      }),
+    ),
+  })
+  .meta({ id: 'AgentBreakdown' });
+
+export const PagesQuery = WindowQuery.extend({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+
+export const PageRanking = z
+  .object({
+    siteId: z.number().int(),
+    since: iso,
+    until: iso,
+    pages: z.array(
+      z.object({
+        rank: z.number().int(),
+        path: z.string(),
+        url: z.string(),
+        visits: count,
+        errors: count.describe('Agent requests answered 4xx/5xx'),
+        notFound: count,
+        platforms: z.record(z.string(), count).describe('Visits per platform'),
+        citability: z
+          .object({ score: z.number().int(), scannedAt: iso })
+          .nullable()
+          .describe('Latest citability score of the page when it has been scanned'),
+      }),
+    ),
+  })
+  .meta({ id: 'AgentPageRanking' });
+
+export const InsightList = z
+  .object({
+    siteId: z.number().int(),
+    since: iso,
+    until: iso,
+    insights: z.array(
+      z.object({
+        id: z.enum([
+          'answer_agent_errors',
+          'spoofed_agents',
+          'llms_txt_missing',
+          'agent_404s',
+          'crawled_but_weak_citability',
+          'training_dominates',
+          'coverage_gaps',
+        ]),
+        priority: z.enum(['high', 'medium', 'low']),
+        title: z.string(),
+        evidence: z.string(),
+        fix: z.string(),
+        data: z.record(z.string(), z.unknown()),
+      }),
+    ),
+  })
+  .meta({ id: 'AgentTrafficInsights' });

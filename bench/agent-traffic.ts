@@ -1,0 +1,194 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { importLog } from '../shared/agent-traffic/import.ts';
+import { createVerifier } from '../shared/agent-traffic/ingest.ts';
+import { registerSite } from '../shared/agent-traffic/sites.ts';
+import { writeLog } from '../test/helpers/access-log-gen.ts';
+import type { BenchContext, BenchRow } from './context.ts';
+import { ms, summarise } from './stats.ts';
+
+// Agent traffic (B): collect ingestion over 1,000,000 events (1,000 batches of 1,000 agent
+// requests, 4 in flight) through the real API; log import of a generated 1,000,000-line combined
+// log (35% agents); and the statistics endpoints over a site with 10,000,000 events (inserted
+// in bulk by SQL with rollups built from them exactly as ingestion keeps them), p50/p99 of 200
+// sequential calls each. Sizes: BENCH_COLLECT_EVENTS, BENCH_IMPORT_LINES, BENCH_STATS_EVENTS.
+
+const COLLECT_EVENTS = Number(process.env.BENCH_COLLECT_EVENTS ?? 1_000_000);
+const IMPORT_LINES = Number(process.env.BENCH_IMPORT_LINES ?? 1_000_000);
+const STATS_EVENTS = Number(process.env.BENCH_STATS_EVENTS ?? 10_000_000);
+const CALLS = 200;
+
+const AGENTS = [
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'CCBot/2.0 (https://commoncrawl.org/faq/)',
+  'meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)',
+];
+
+async function collect(ctx: BenchContext, key: string, trackingId: string): Promise<BenchRow> {
+  const batches = Math.ceil(COLLECT_EVENTS / 1000);
+  const base = Date.now() - 3 * 86400_000;
+  const body = (b: number) => {
+    const items: string[] = [];
+    for (let i = 0; i < 1000; i++) {
+      const n = b * 1000 + i;
+      items.push(
+        `{"time":${base + n * 50},"method":"GET","path":"/docs/${n % 2000}","status":200,"ip":"198.51.100.${n % 250}","user_agent":${JSON.stringify(AGENTS[n % AGENTS.length])}}`,
+      );
+    }
+    return `{"site":"${trackingId}","requests":[${items.join(',')}]}`;
+  };
+  let next = 0;
+  let stored = 0;
+  const started = performance.now();
+  const lanes = Array.from({ length: 4 }, async () => {
+    for (;;) {
+      const b = next++;
+      if (b >= batches) return;
+      const res = await fetch(`${ctx.api.url}/api/v1/collect`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: body(b),
+      });
+      const json = (await res.json()) as { stored?: number };
+      if (res.status !== 202) throw new Error(`collect answered ${res.status}: ${JSON.stringify(json)}`);
+      stored += json.stored ?? 0;
+      if (b % 100 === 0) ctx.progress(`collect: ${b}/${batches} batches`);
+    }
+  });
+  await Promise.all(lanes);
+  const secs = (performance.now() - started) / 1000;
+  return {
+    measurement: `POST /api/v1/collect, ${stored.toLocaleString('en-GB')} events (batches of 1,000, 4 in flight)`,
+    result: `${Math.round(stored / secs).toLocaleString('en-GB')} events/s`,
+    notes: `${secs.toFixed(1)} s; target >= 50,000 events/s`,
+  };
+}
+
+async function importRow(ctx: BenchContext, accountId: string): Promise<BenchRow> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-logs-'));
+  try {
+    const file = path.join(dir, 'access.log');
+    ctx.progress(`writing a ${IMPORT_LINES.toLocaleString('en-GB')}-line combined log`);
+    await writeLog(file, 'combined', { lines: IMPORT_LINES, days: 30 });
+    const { site } = await registerSite(ctx.db, { accountId, url: 'https://bench-import.example.com/' });
+    const verifier = createVerifier(ctx.config);
+    ctx.progress('importing it');
+    const s = await importLog(ctx.db, site, file, { format: 'combined', verifier });
+    const again = await importLog(ctx.db, site, file, { format: 'combined', verifier });
+    return {
+      measurement: `logs import, ${s.lines.toLocaleString('en-GB')}-line combined log (${s.agents.toLocaleString('en-GB')} agent lines)`,
+      result: `${Math.round(s.lines / s.seconds).toLocaleString('en-GB')} lines/s`,
+      notes: `${s.seconds} s; again (all already stored): ${Math.round(again.lines / again.seconds).toLocaleString('en-GB')} lines/s, ${again.stored} new; target >= 100,000 lines/s`,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** STATS_EVENTS events over 90 days, 2,000 paths, six agents; rollups built from them. */
+async function bigSite(ctx: BenchContext, accountId: string) {
+  const { site } = await registerSite(ctx.db, { accountId, url: 'https://bench-stats.example.com/' });
+  const days = 90;
+  for (let m = 0; m < 4; m++)
+    await sql`select agent_events_partition(now() - make_interval(days => ${m * 30}))`.execute(ctx.db);
+  const chunk = 1_000_000;
+  for (let off = 0; off < STATS_EVENTS; off += chunk) {
+    const n = Math.min(chunk, STATS_EVENTS - off);
+    ctx.progress(`stats site: events ${off.toLocaleString('en-GB')}..${(off + n).toLocaleString('en-GB')}`);
+    await sql`
+      insert into agent_events (site_id, time, hash, source, method, path, status, ip, user_agent, platform, agent, type, verification, confidence)
+      select ${site.id}::bigint,
+        now() - make_interval(secs => (${days} * 86400.0 * (g::float8 / ${STATS_EVENTS}))),
+        decode(md5(g::text), 'hex'), 'import', 'GET', '/docs/' || (g * 7919 % 2000), case when g % 20 = 0 then 404 else 200 end,
+        ('198.51.100.' || (g % 250))::inet, a.ua, a.platform, a.agent, a.type,
+        case when g % 10 = 0 then 'spoofed' when g % 3 = 0 then 'none' else 'ip' end, 0.9
+      from generate_series(${off}::bigint, ${off + n - 1}::bigint) g
+      join (values (0, 'GPTBot', 'OpenAI', 'training', 'GPTBot/1.2'), (1, 'ClaudeBot', 'Anthropic', 'training', 'ClaudeBot/1.0'),
+                   (2, 'PerplexityBot', 'Perplexity', 'search', 'PerplexityBot/1.0'), (3, 'Googlebot', 'Google', 'search', 'Googlebot/2.1'),
+                   (4, 'CCBot', 'Common Crawl', 'training', 'CCBot/2.0'), (5, 'ChatGPT-User', 'OpenAI', 'browse', 'ChatGPT-User/1.0'))
+        as a(k, agent, platform, type, ua) on a.k = g % 6`.execute(ctx.db);
+  }
+  ctx.progress('stats site: rollups');
+  await sql`
+    insert into agent_rollups (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
+    select site_id, date_trunc('hour', time), platform, agent, type, verification, count(*), count(*) filter (where status >= 400), min(time), max(time)
+    from agent_events where site_id = ${site.id} group by 1, 2, 3, 4, 5, 6`.execute(ctx.db);
+  await sql`
+    insert into agent_page_rollups (site_id, day, path, platform, visits, errors, not_found)
+    select site_id, (time at time zone 'UTC')::date, path, platform, count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
+    from agent_events where site_id = ${site.id} group by 1, 2, 3, 4`.execute(ctx.db);
+  await sql`
+    insert into agent_path_rollups (site_id, day, path, visits, errors, not_found)
+    select site_id, day, path, sum(visits), sum(errors), sum(not_found) from agent_page_rollups where site_id = ${site.id} group by 1, 2, 3`.execute(
+    ctx.db,
+  );
+  await sql`analyze agent_path_rollups`.execute(ctx.db);
+  await sql`analyze agent_events`.execute(ctx.db);
+  await sql`analyze agent_rollups`.execute(ctx.db);
+  await sql`analyze agent_page_rollups`.execute(ctx.db);
+  return site;
+}
+
+async function timeCalls(url: string, key: string, next?: (body: { nextCursor?: string | null }) => string) {
+  const samples: number[] = [];
+  let target = url;
+  for (let i = 0; i < CALLS + 10; i++) {
+    const t = performance.now();
+    const res = await fetch(target, { headers: { authorization: `Bearer ${key}` } });
+    const body = (await res.json()) as { nextCursor?: string | null };
+    if (res.status !== 200) throw new Error(`${target} answered ${res.status}: ${JSON.stringify(body)}`);
+    if (i >= 10) samples.push(performance.now() - t); // 10 warm-up calls
+    if (next) target = next(body);
+  }
+  return summarise(samples);
+}
+
+export async function agentTrafficSection(ctx: BenchContext): Promise<BenchRow[]> {
+  const rows: BenchRow[] = [];
+  const key = await ctx.newKey('B', 'optimisation', 100_000_000);
+  const accountId = String(
+    (
+      (await (
+        await fetch(`${ctx.api.url}/api/v1/account`, { headers: { authorization: `Bearer ${key}` } })
+      ).json()) as { id: number }
+    ).id,
+  );
+  const { site, ingestToken } = await registerSite(ctx.db, {
+    accountId,
+    url: 'https://bench-collect.example.com/',
+  });
+  ctx.progress(`collect: ${COLLECT_EVENTS.toLocaleString('en-GB')} events`);
+  rows.push(await collect(ctx, ingestToken, site.tracking_id));
+  rows.push(await importRow(ctx, accountId));
+
+  ctx.progress(`stats site with ${STATS_EVENTS.toLocaleString('en-GB')} events`);
+  const big = await bigSite(ctx, accountId);
+  const base = `${ctx.api.url}/api/v1/sites/${big.id}`;
+  for (const [name, url] of [
+    ['stats', `${base}/stats`],
+    ['agents', `${base}/agents`],
+    ['pages', `${base}/pages`],
+    ['stats, 90-day window', `${base}/stats?since=${new Date(Date.now() - 90 * 86400_000).toISOString()}`],
+  ] as const) {
+    const s = await timeCalls(url, key);
+    rows.push({
+      measurement: `GET /sites/:id/${name} (${STATS_EVENTS.toLocaleString('en-GB')} events)`,
+      result: `p50 ${ms(s.p50)}, p99 ${ms(s.p99)}`,
+      notes: `${CALLS} sequential calls; target p99 < 100 ms`,
+    });
+  }
+  const ev = await timeCalls(`${base}/events?limit=100`, key, (b) =>
+    b.nextCursor ? `${base}/events?limit=100&cursor=${b.nextCursor}` : `${base}/events?limit=100`,
+  );
+  rows.push({
+    measurement: `GET /sites/:id/events, 100 per page, following nextCursor (${STATS_EVENTS.toLocaleString('en-GB')} events)`,
+    result: `p50 ${ms(ev.p50)}, p99 ${ms(ev.p99)}`,
+    notes: `${CALLS} sequential pages; target p99 < 50 ms`,
+  });
+  return rows;
+}

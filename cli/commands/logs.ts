@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { processVerifier } from '../../shared/agent-traffic/collect.ts';
+import { type ImportProgress, type ImportSummary, importLog } from '../../shared/agent-traffic/import.ts';
+import { LOG_FORMATS, type LogFormat } from '../../shared/agent-traffic/log-formats.ts';
+import { siteByIdOrTracking } from '../../shared/agent-traffic/sites.ts';
+import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+
+export const usage = `sightline logs import --site ID [--format auto|${LOG_FORMATS.join('|')}] [--json] FILE...|-`;
+
+function progressLine(p: ImportProgress): string {
+  const secs = Math.max(0.001, p.elapsedMs / 1000);
+  const rate = Math.round(p.lines / secs);
+  let eta = '';
+  if (p.totalBytes && p.bytesRead > 0) {
+    const left = (secs * (p.totalBytes - p.bytesRead)) / p.bytesRead;
+    eta = `, ETA ${Math.max(0, Math.round(left))} s`;
+  }
+  return `${p.lines.toLocaleString('en')} lines, ${rate.toLocaleString('en')} lines/s${eta}`;
+}
+
+function summaryText(s: ImportSummary): string[] {
+  const out = [
+    `${s.source} (${s.format}): ${s.lines} lines, ${s.requests} requests, ${s.badLines} bad lines in ${s.seconds} s`,
+    `  agents ${s.agents} (new ${s.stored}, already stored ${s.duplicates}), AI referrals ${s.aiReferrals}, humans ${s.humansIgnored}, other bots ${s.botsIgnored}`,
+  ];
+  for (const b of s.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
+  return out;
+}
+
+// Imports web-server access logs into a registered site's agent traffic (the same pipeline as
+// POST /api/v1/collect). Idempotent: importing a file again stores nothing new.
+export async function logs(args: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub !== 'import') throw new UsageError(usage);
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      site: { type: 'string' },
+      format: { type: 'string', default: 'auto' },
+      json: { type: 'boolean', default: false },
+    },
+  });
+  if (!values.site) throw new UsageError(`--site ID is required\n${usage}`);
+  const format = values.format as LogFormat | 'auto';
+  if (format !== 'auto' && !LOG_FORMATS.includes(format))
+    throw new UsageError(`--format must be auto or one of ${LOG_FORMATS.join(', ')}`);
+  if (positionals.length === 0) throw new UsageError(`a FILE (or - for stdin) is required\n${usage}`);
+  const cfg = loadCliConfig();
+  const db = await openDatabase(cfg, io);
+  const tty = Boolean(process.stderr.isTTY);
+  try {
+    const site = await siteByIdOrTracking(db.handle.db, values.site);
+    const summaries: ImportSummary[] = [];
+    for (const file of positionals) {
+      const s = await importLog(db.handle.db, site, file, {
+        format,
+        verifier: processVerifier(cfg),
+        // A progress line only on a terminal; pipes and files get the summary alone.
+        onProgress: tty ? (p) => process.stderr.write(`\r${progressLine(p)}\u001b[K`) : undefined,
+      });
+      if (tty) process.stderr.write('\r\u001b[K');
+      summaries.push(s);
+      if (!values.json) for (const l of summaryText(s)) io.out(l);
+    }
+    if (values.json) io.out(JSON.stringify(summaries.length === 1 ? summaries[0] : summaries));
+    return 0;
+  } finally {
+    await db.close();
+  }
+}

@@ -1,0 +1,69 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+// agent_correlation (decisions.md): for a scanned URL whose site is registered and has agent
+// traffic, the Spearman rank correlation between the site's pages' agent-readability scores and
+// their observed agent visits (last 90 days), mapped from -1..1 to 0..100. Null when the site is
+// not registered, has no traffic, or fewer than 3 of its visited pages have been scanned.
+
+export const MIN_PAIRS = 3;
+
+function ranks(values: number[]): number[] {
+  const idx = values.map((v, i) => [v, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(values.length);
+  for (let i = 0; i < idx.length; ) {
+    let j = i;
+    while (j + 1 < idx.length && idx[j + 1]![0] === idx[i]![0]) j++;
+    const rank = (i + j) / 2 + 1; // ties share their mean rank
+    for (let k = i; k <= j; k++) out[idx[k]![1]] = rank;
+    i = j + 1;
+  }
+  return out;
+}
+
+export function spearman(x: number[], y: number[]): number | null {
+  if (x.length !== y.length || x.length < MIN_PAIRS) return null;
+  const rx = ranks(x);
+  const ry = ranks(y);
+  const mean = (a: number[]) => a.reduce((s, v) => s + v, 0) / a.length;
+  const mx = mean(rx);
+  const my = mean(ry);
+  let num = 0;
+  let dx = 0;
+  let dy = 0;
+  for (let i = 0; i < rx.length; i++) {
+    num += (rx[i]! - mx) * (ry[i]! - my);
+    dx += (rx[i]! - mx) ** 2;
+    dy += (ry[i]! - my) ** 2;
+  }
+  if (dx === 0 || dy === 0) return null;
+  return num / Math.sqrt(dx * dy);
+}
+
+export async function agentCorrelation(db: Kysely<Database>, scannedUrl: string): Promise<number | null> {
+  let origin: string;
+  try {
+    origin = new URL(scannedUrl).origin;
+  } catch {
+    return null;
+  }
+  const { rows } = await sql<{ score: number; visits: string }>`
+    with site as (
+      select id, url from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1
+    ), visits as (
+      select p.path, sum(p.visits)::bigint as visits from agent_path_rollups p, site
+      where p.site_id = site.id and p.day >= (now() - interval '90 days')::date group by p.path
+    ), scored as (
+      select distinct on (url) url, (results -> 'agent-readability' ->> 'overallScore')::int as score
+      from scans where url like ${`${origin}/%`} and status = 'done' and results ? 'agent-readability'
+      order by url, finished_at desc
+    )
+    select scored.score, visits.visits from scored
+    join visits on ${origin} || visits.path = scored.url
+    where scored.score is not null`.execute(db);
+  const r = spearman(
+    rows.map((x) => x.score),
+    rows.map((x) => Number(x.visits)),
+  );
+  return r === null ? null : Math.round((r + 1) * 50);
+}

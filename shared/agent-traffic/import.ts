@@ -1,0 +1,200 @@
+import { createReadStream, statSync } from 'node:fs';
+import readline from 'node:readline';
+import { Readable } from 'node:stream';
+import { createGunzip } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import type { AgentSite } from '../db/tables/agent-traffic.ts';
+import { type IngestCounts, type IngestRequest, ingest, recordCoverage, requestHash } from './ingest.ts';
+import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
+import type { Verifier } from './verify.ts';
+
+// `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
+// constant memory, parses it in the chosen format, and feeds the one ingest pipeline in batches.
+// Each request's id is the hash of its line (plus its occurrence among identical lines of the same
+// second), so importing the same file again stores nothing new. Bad lines are counted and sampled.
+
+export interface ImportProgress {
+  lines: number;
+  bytesRead: number;
+  totalBytes: number | null;
+  elapsedMs: number;
+}
+
+export interface ImportSummary {
+  source: string;
+  format: LogFormat | null;
+  lines: number;
+  requests: number;
+  badLines: number;
+  badSamples: { line: number; text: string }[];
+  agents: number;
+  stored: number;
+  duplicates: number;
+  aiReferrals: number;
+  humansIgnored: number;
+  botsIgnored: number;
+  seconds: number;
+}
+
+export interface ImportOptions {
+  format: LogFormat | 'auto';
+  verifier: Verifier;
+  batchSize?: number;
+  onProgress?: (p: ImportProgress) => void;
+  progressEveryMs?: number;
+}
+
+/** A file path or '-' (stdin) as a byte stream, un-gzipped when it starts with gzip's magic bytes. */
+export async function openLog(
+  file: string,
+): Promise<{ lines: AsyncIterable<string>; totalBytes: number | null; bytesRead: () => number }> {
+  const raw = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+  const totalBytes = file === '-' ? null : statSync(file).size;
+  let read = 0;
+  const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+  const head = await it.next();
+  const body = Readable.from(
+    (async function* () {
+      if (!head.done) {
+        read += head.value.length;
+        yield head.value;
+      }
+      for (;;) {
+        const n = await it.next();
+        if (n.done) return;
+        read += n.value.length;
+        yield n.value;
+      }
+    })(),
+    { objectMode: false },
+  );
+  const gz = !head.done && head.value[0] === 0x1f && head.value[1] === 0x8b;
+  const text = gz ? body.pipe(createGunzip()) : body;
+  return {
+    lines: readline.createInterface({ input: text, crlfDelay: Number.POSITIVE_INFINITY }),
+    totalBytes,
+    bytesRead: () => read,
+  };
+}
+
+export async function importLog(
+  db: Kysely<Database>,
+  site: AgentSite,
+  file: string,
+  opts: ImportOptions,
+): Promise<ImportSummary> {
+  const started = Date.now();
+  const batchSize = opts.batchSize ?? 5000;
+  const { lines, totalBytes, bytesRead } = await openLog(file);
+  const summary: ImportSummary = {
+    source: file === '-' ? 'stdin' : file,
+    format: opts.format === 'auto' ? null : opts.format,
+    lines: 0,
+    requests: 0,
+    badLines: 0,
+    badSamples: [],
+    agents: 0,
+    stored: 0,
+    duplicates: 0,
+    aiReferrals: 0,
+    humansIgnored: 0,
+    botsIgnored: 0,
+    seconds: 0,
+  };
+  const days = new Map<string, number>();
+  let parser: LineParser | null = summary.format ? parserFor(summary.format) : null;
+  const pendingDetect: string[] = [];
+  let batch: IngestRequest[] = [];
+  let inFlight: Promise<void> | null = null;
+  let lastProgress = Date.now();
+  // Identical lines within one second are distinct requests: number them.
+  let dupSecond = Number.NaN;
+  const dupCounts = new Map<string, number>();
+
+  const add = (c: IngestCounts) => {
+    summary.agents += c.agents;
+    summary.stored += c.stored;
+    summary.duplicates += c.duplicates;
+    summary.aiReferrals += c.ai_referrals;
+    summary.humansIgnored += c.humans_ignored;
+    summary.botsIgnored += c.bots_ignored;
+  };
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const todo = batch;
+    batch = [];
+    // One batch stored while the next is parsed.
+    if (inFlight) await inFlight;
+    const p = ingest(db, site, 'import', todo, opts.verifier, { coverage: false }).then(add);
+    p.catch(() => {}); // awaited (and thrown) at the next flush or the end
+    inFlight = p;
+  };
+
+  /** True when the batch is full and must be flushed. */
+  const handle = (line: string, lineNo: number): boolean => {
+    if (line.length === 0 || line.trim() === '') return false;
+    const r = parser!(line);
+    if (r === HEADER) return false;
+    if (!r) {
+      summary.badLines++;
+      if (summary.badSamples.length < 5) summary.badSamples.push({ line: lineNo, text: line.slice(0, 300) });
+      return false;
+    }
+    summary.requests++;
+    const sec = Math.floor(r.time.getTime() / 1000);
+    if (sec !== dupSecond) {
+      dupSecond = sec;
+      dupCounts.clear();
+    }
+    const n = dupCounts.get(line) ?? 0;
+    dupCounts.set(line, n + 1);
+    const d = r.time.toISOString().slice(0, 10);
+    days.set(d, (days.get(d) ?? 0) + 1);
+    r.hash = requestHash(n === 0 ? line : `${line}\n#${n}`);
+    batch.push(r as IngestRequest);
+    return batch.length >= batchSize;
+  };
+
+  let lineNo = 0;
+  for await (const line of lines) {
+    lineNo++;
+    summary.lines++;
+    if (!parser) {
+      pendingDetect.push(line);
+      if (pendingDetect.length < 20) continue;
+      summary.format = detectFormat(pendingDetect);
+      if (!summary.format) throw new Error('could not detect the log format; pass --format');
+      parser = parserFor(summary.format);
+      for (const [i, l] of pendingDetect.entries())
+        if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
+      pendingDetect.length = 0;
+      continue;
+    }
+    await handle(line, lineNo);
+    if (
+      opts.onProgress &&
+      (summary.lines & 1023) === 0 &&
+      Date.now() - lastProgress >= (opts.progressEveryMs ?? 500)
+    ) {
+      lastProgress = Date.now();
+      opts.onProgress({
+        lines: summary.lines,
+        bytesRead: bytesRead(),
+        totalBytes,
+        elapsedMs: lastProgress - started,
+      });
+    }
+  }
+  if (!parser && pendingDetect.length) {
+    summary.format = detectFormat(pendingDetect);
+    if (!summary.format) throw new Error('could not detect the log format; pass --format');
+    parser = parserFor(summary.format);
+    for (const [i, l] of pendingDetect.entries()) if (handle(l, i + 1)) await flush();
+  }
+  await flush();
+  if (inFlight) await inFlight;
+  await recordCoverage(db, site.id, `import:${summary.format ?? 'unknown'}`, days, 'max');
+  summary.seconds = Math.round((Date.now() - started) / 100) / 10;
+  return summary;
+}

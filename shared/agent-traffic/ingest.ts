@@ -1,0 +1,315 @@
+import { createHash } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { classifyVisit as classifyUserAgent } from './classify.ts';
+import { agentIpRanges } from './ip-data.ts';
+import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { aiReferral } from './referrals.ts';
+import {
+  CONFIDENCE,
+  directoryKeyResolver,
+  quickVerification,
+  RdnsVerifier,
+  type Verifier,
+  verifyVisit,
+} from './verify.ts';
+import { NonceCache, type SignedRequest } from './web-bot-auth.ts';
+
+// The one ingestion pipeline behind both doors (POST /api/v1/collect and `sightline logs
+// import`): classify each request, verify the agents, and store agent events, AI referrals,
+// rollups and coverage in a few set-based statements per batch. Browsers are never agents; other
+// bots and plain human visits are counted and dropped. Each request carries a hash (of the log
+// line, or of the normalised collect item), so storing the same request again adds nothing.
+
+export interface IngestRequest {
+  time: Date;
+  method: string;
+  /** Path with query as requested; stored without the query. */
+  path: string;
+  status: number | null;
+  ip: string | null;
+  userAgent: string;
+  referer: string | null;
+  /** Lower-cased names; only collect carries them (Web Bot Auth signatures). */
+  headers?: Record<string, string>;
+  hash: Buffer;
+}
+
+export interface IngestCounts {
+  received: number;
+  agents: number;
+  stored: number;
+  duplicates: number;
+  ai_referrals: number;
+  humans_ignored: number;
+  bots_ignored: number;
+}
+
+export type IngestSource = 'collect' | 'import';
+
+/** The verifier a process uses: shipped ranges, reverse DNS as configured, key directories through the address policy. */
+export function createVerifier(
+  config: Pick<
+    Config,
+    'AGENT_VERIFY_RDNS' | 'AGENT_RDNS_TIMEOUT_MS' | 'AGENT_RDNS_SERVERS' | 'SCAN_ALLOW_HOSTS'
+  >,
+): Verifier {
+  const servers = config.AGENT_RDNS_SERVERS.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  return {
+    ranges: agentIpRanges(),
+    rdns: config.AGENT_VERIFY_RDNS
+      ? new RdnsVerifier({ timeoutMs: config.AGENT_RDNS_TIMEOUT_MS, servers })
+      : null,
+    resolveKey: directoryKeyResolver(createUrlPolicy(config.SCAN_ALLOW_HOSTS)),
+    nonces: new NonceCache(),
+  };
+}
+
+/** A stable 16-byte id of a request: the same input always hashes the same. */
+export function requestHash(text: string): Buffer {
+  return createHash('sha256').update(text).digest().subarray(0, 16);
+}
+
+const partitionsMade = new WeakMap<object, Set<string>>();
+
+async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<void> {
+  let made = partitionsMade.get(db);
+  if (!made) {
+    made = new Set();
+    partitionsMade.set(db, made);
+  }
+  const months = new Map<string, Date>();
+  for (const t of times) {
+    const k = `${t.getUTCFullYear()}-${t.getUTCMonth()}`;
+    if (!made.has(k) && !months.has(k)) months.set(k, t);
+  }
+  for (const [k, t] of months) {
+    await sql`select agent_events_partition(${t.toISOString()}::timestamptz)`.execute(db);
+    made.add(k);
+  }
+}
+
+const stripQuery = (p: string) => {
+  const q = p.indexOf('?');
+  const path = (q >= 0 ? p.slice(0, q) : p) || '/';
+  return path.length > 2048 ? path.slice(0, 2048) : path;
+};
+
+interface AgentRow {
+  req: IngestRequest;
+  platform: string;
+  agent: string;
+  type: string;
+  verification: Verification;
+  confidence: number;
+}
+
+/** Classifies, verifies and stores one batch. */
+export async function ingest(
+  db: Kysely<Database>,
+  site: Pick<AgentSite, 'id' | 'url'>,
+  source: IngestSource,
+  requests: IngestRequest[],
+  verifier: Verifier,
+  opts: { coverageSource?: string; coverage?: boolean } = {},
+): Promise<IngestCounts> {
+  const counts: IngestCounts = {
+    received: requests.length,
+    agents: 0,
+    stored: 0,
+    duplicates: 0,
+    ai_referrals: 0,
+    humans_ignored: 0,
+    bots_ignored: 0,
+  };
+  const agents: AgentRow[] = [];
+  const pending: Promise<void>[] = [];
+  const referrals: { req: IngestRequest; platform: string; host: string }[] = [];
+  const origin = new URL(site.url).origin;
+
+  for (const req of requests) {
+    const c = classifyUserAgent(req.userAgent);
+    if (c.agent || c.isAi) {
+      const platform = c.platform ?? 'Other';
+      const row: AgentRow = {
+        req,
+        platform,
+        agent: c.agent ?? '',
+        type: c.type ?? '',
+        verification: 'none',
+        confidence: 0,
+      };
+      const signed: SignedRequest | null =
+        req.headers?.['signature-input'] && req.headers.signature
+          ? { method: req.method, url: origin + req.path, headers: req.headers, at: req.time }
+          : null;
+      const input = { agent: row.agent, platform, ip: req.ip, signed };
+      const quick = quickVerification(verifier, input);
+      if (quick) row.verification = quick;
+      else
+        pending.push(
+          verifyVisit(verifier, input).then((v) => {
+            row.verification = v;
+          }),
+        );
+      agents.push(row);
+      continue;
+    }
+    if (c.isBot) {
+      counts.bots_ignored++;
+      continue;
+    }
+    const ref = aiReferral(req.referer, req.path);
+    if (ref) referrals.push({ req, ...ref });
+    else counts.humans_ignored++;
+  }
+  if (pending.length) await Promise.all(pending);
+  for (const a of agents) {
+    // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
+    a.confidence =
+      a.verification === 'none'
+        ? Math.min(CONFIDENCE.none, classifyUserAgent(a.req.userAgent).confidence)
+        : CONFIDENCE[a.verification];
+  }
+  counts.agents = agents.length;
+  counts.ai_referrals = referrals.length;
+
+  if (agents.length) {
+    const times = agents.map((a) => a.req.time);
+    await ensurePartitions(db, times);
+    const insert = () =>
+      sql<{ inserted: number }>`
+      with input as (
+        select * from unnest(
+          ${agents.map((a) => a.req.time.toISOString())}::timestamptz[],
+          ${agents.map((a) => a.req.hash)}::bytea[],
+          ${agents.map((a) => a.req.method.slice(0, 16))}::text[],
+          ${agents.map((a) => stripQuery(a.req.path))}::text[],
+          ${agents.map((a) => a.req.status)}::int2[],
+          ${agents.map((a) => a.req.ip)}::inet[],
+          ${agents.map((a) => a.req.userAgent.slice(0, 1024))}::text[],
+          ${agents.map((a) => a.platform)}::text[],
+          ${agents.map((a) => a.agent)}::text[],
+          ${agents.map((a) => a.type)}::text[],
+          ${agents.map((a) => a.verification)}::text[],
+          ${agents.map((a) => a.confidence)}::real[]
+        ) as t(time, hash, method, path, status, ip, user_agent, platform, agent, type, verification, confidence)
+      ), ins as (
+        insert into agent_events (site_id, time, hash, source, method, path, status, ip, user_agent, platform, agent, type, verification, confidence)
+        select ${site.id}::bigint, time, hash, ${source}, method, path, status, ip, user_agent, platform, agent, type, verification, confidence
+        from input
+        on conflict do nothing
+        returning time, path, status, platform, agent, type, verification
+      ), hourly as (
+        insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
+        select ${site.id}::bigint, date_trunc('hour', time), platform, agent, type, verification,
+          count(*), count(*) filter (where status >= 400), min(time), max(time)
+        from ins group by 2, 3, 4, 5, 6 order by 2, 3, 4, 5, 6
+        on conflict (site_id, hour, platform, agent, type, verification) do update set
+          visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
+          first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
+      ), pages as (
+        insert into agent_page_rollups as p (site_id, day, path, platform, visits, errors, not_found)
+        select ${site.id}::bigint, (time at time zone 'UTC')::date, path, platform,
+          count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
+        from ins group by 2, 3, 4 order by 2, 3, 4
+        on conflict (site_id, day, path, platform) do update set
+          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
+      ), paths as (
+        insert into agent_path_rollups as p (site_id, day, path, visits, errors, not_found)
+        select ${site.id}::bigint, (time at time zone 'UTC')::date, path,
+          count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
+        from ins group by 2, 3 order by 2, 3
+        on conflict (site_id, day, path) do update set
+          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
+      )
+      select count(*)::int as inserted from ins`.execute(db);
+    let result: Awaited<ReturnType<typeof insert>>;
+    try {
+      result = await insert();
+    } catch (err) {
+      // A month partition dropped by retention since this process made it: make it again, once.
+      if ((err as { code?: string }).code !== '23514') throw err;
+      partitionsMade.delete(db);
+      await ensurePartitions(db, times);
+      result = await insert();
+    }
+    const { rows } = result;
+    counts.stored = rows[0]?.inserted ?? 0;
+    counts.duplicates = agents.length - counts.stored;
+  }
+
+  if (referrals.length) {
+    await sql`
+      with ins as (
+        insert into ai_referrals (site_id, time, hash, platform, referer_host, path)
+        select ${site.id}::bigint, * from unnest(
+          ${referrals.map((r) => r.req.time.toISOString())}::timestamptz[],
+          ${referrals.map((r) => r.req.hash)}::bytea[],
+          ${referrals.map((r) => r.platform)}::text[],
+          ${referrals.map((r) => r.host.slice(0, 255))}::text[],
+          ${referrals.map((r) => stripQuery(r.req.path))}::text[])
+        on conflict do nothing
+        returning time, platform, path
+      )
+      insert into ai_referral_rollups as r (site_id, day, platform, path, visits)
+      select ${site.id}::bigint, (time at time zone 'UTC')::date, platform, path, count(*)
+      from ins group by 2, 3, 4 order by 2, 3, 4
+      on conflict (site_id, day, platform, path) do update set visits = r.visits + excluded.visits`.execute(
+      db,
+    );
+  }
+
+  if (opts.coverage !== false && requests.length) {
+    await recordCoverage(db, site.id, opts.coverageSource ?? source, dayCounts(requests), 'add');
+  }
+
+  const label = source;
+  agentRequestsIngested.inc({ source: label, outcome: 'stored' }, counts.stored);
+  agentRequestsIngested.inc({ source: label, outcome: 'duplicate' }, counts.duplicates);
+  agentRequestsIngested.inc({ source: label, outcome: 'referral' }, counts.ai_referrals);
+  agentRequestsIngested.inc({ source: label, outcome: 'human' }, counts.humans_ignored);
+  agentRequestsIngested.inc({ source: label, outcome: 'bot' }, counts.bots_ignored);
+  if (source === 'collect' && requests.length) {
+    const newest = Math.max(...requests.map((r) => r.time.getTime()));
+    agentIngestLag.observe(Math.max(0, (Date.now() - newest) / 1000));
+  }
+  return counts;
+}
+
+export function dayCounts(requests: { time: Date }[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const r of requests) {
+    const d = r.time.toISOString().slice(0, 10);
+    out.set(d, (out.get(d) ?? 0) + 1);
+  }
+  return out;
+}
+
+/**
+ * Which days have data from which source. `add` (collect) sums the batches; `max` (an import,
+ * written once per file with the whole file's counts) keeps the larger count, so importing the
+ * same file again changes nothing.
+ */
+export async function recordCoverage(
+  db: Kysely<Database>,
+  siteId: string,
+  source: string,
+  days: Map<string, number>,
+  mode: 'add' | 'max',
+): Promise<void> {
+  if (days.size === 0) return;
+  const entries = [...days].sort(([a], [b]) => a.localeCompare(b));
+  const merge =
+    mode === 'add' ? sql`c.requests + excluded.requests` : sql`greatest(c.requests, excluded.requests)`;
+  await sql`
+    insert into agent_coverage as c (site_id, day, source, requests)
+    select ${siteId}::bigint, t.day, ${source}::text, t.requests
+    from unnest(${entries.map(([d]) => d)}::date[], ${entries.map(([, n]) => n)}::bigint[]) as t(day, requests)
+    on conflict (site_id, day, source) do update set requests = ${merge}, updated_at = now()`.execute(db);
+}

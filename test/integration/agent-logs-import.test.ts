@@ -1,0 +1,138 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { main } from '../../cli/main.ts';
+import { registerSite } from '../../shared/agent-traffic/sites.ts';
+import { resetConfig } from '../../shared/config.ts';
+import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
+import { writeLog } from '../helpers/access-log-gen.ts';
+import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+
+// `sightline logs import` end to end: a generated log in every supported format (one of them
+// gzipped), auto-detected, imported twice (the second import stores nothing new), bad lines
+// counted and sampled without aborting, and the same traffic giving the same agents in every
+// format that carries user agents. (1,000,000-line logs: test/corpus/access-log-million.test.ts.)
+
+const FORMATS = ['combined', 'common', 'json', 'cloudfront', 'alb', 'cloudflare', 'vercel'] as const;
+const LINES = 3000;
+let t: TestApi;
+let dir: string;
+let account: string;
+
+before(async () => {
+  t = await startTestApi();
+  process.env.DATABASE_URL = t.database.url;
+  process.env.AGENT_VERIFY_RDNS = 'false';
+  resetConfig();
+  dir = mkdtempSync(path.join(os.tmpdir(), 'sightline-logs-'));
+  const key = await t.newKey('B', 'optimisation');
+  account = String((await call(t.url, '/api/v1/account', { key })).body.id);
+});
+after(async () => {
+  delete process.env.DATABASE_URL;
+  delete process.env.AGENT_VERIFY_RDNS;
+  resetConfig();
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(args, { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out, err, json: () => JSON.parse(out.join('\n')) };
+}
+
+async function newSite(name: string): Promise<AgentSite> {
+  return (await registerSite(t.handle.db, { accountId: account, url: `https://${name}.example.com/` })).site;
+}
+
+describe('sightline logs import', () => {
+  const agentsByFormat: Record<string, number> = {};
+
+  for (const format of FORMATS) {
+    it(`${format}: detected, 0 bad lines, imported twice without storing anything twice`, async () => {
+      const gzip = format === 'json';
+      const file = path.join(dir, `access.${format}.log${gzip ? '.gz' : ''}`);
+      await writeLog(file, format, { lines: LINES, days: 3, gzip });
+      const site = await newSite(`logs-${format}`);
+      const first = await cli('logs', 'import', '--site', site.tracking_id, '--json', file);
+      assert.equal(first.code, 0, first.err.join('\n'));
+      const s1 = first.json();
+      assert.equal(s1.format, format);
+      assert.equal(s1.badLines, 0, JSON.stringify(s1.badSamples));
+      assert.equal(s1.requests, LINES);
+      agentsByFormat[format] = s1.agents;
+      if (format === 'common') assert.equal(s1.agents, 0, 'the common format carries no user agent');
+      else {
+        assert.ok(s1.agents > LINES * 0.25, `agents: ${s1.agents}`);
+        assert.equal(s1.stored, s1.agents);
+        // ALB logs carry no referrer, so no AI referrals there.
+        if (format === 'alb') assert.equal(s1.aiReferrals, 0);
+        else assert.ok(s1.aiReferrals > 0, `referrals: ${s1.aiReferrals}`);
+      }
+      const second = await cli(
+        'logs',
+        'import',
+        '--site',
+        String(site.id),
+        '--format',
+        format,
+        '--json',
+        file,
+      );
+      const s2 = second.json();
+      assert.equal(s2.stored, 0);
+      assert.equal(s2.duplicates, s1.agents);
+      const n = await t.handle.db
+        .selectFrom('agent_events')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .where('site_id', '=', site.id)
+        .executeTakeFirstOrThrow();
+      assert.equal(Number(n.n), s1.agents);
+      const coverage = await t.handle.db
+        .selectFrom('agent_coverage')
+        .selectAll()
+        .where('site_id', '=', site.id)
+        .execute();
+      assert.ok(coverage.every((c) => c.source === `import:${format}`));
+      assert.equal(
+        coverage.reduce((sum, c) => sum + Number(c.requests), 0),
+        LINES,
+      );
+    });
+  }
+
+  it('every format with user agents finds the same agents in the same traffic', () => {
+    const withUa = FORMATS.filter((f) => f !== 'common' && agentsByFormat[f] !== undefined);
+    assert.equal(new Set(withUa.map((f) => agentsByFormat[f])).size, 1, JSON.stringify(agentsByFormat));
+  });
+
+  it('counts and samples bad lines without aborting; human text output', async () => {
+    const site = await newSite('logs-bad');
+    const file = path.join(dir, 'mixed.log');
+    const good =
+      '66.249.66.1 - - [17/May/2015:10:05:03 +0000] "GET /a HTTP/1.1" 200 12 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"';
+    writeFileSync(
+      file,
+      [good, 'garbage line', good.replace('/a', '/b'), '', 'more garbage', good].join('\n'),
+    );
+    const r = await cli('logs', 'import', '--site', site.tracking_id, '--format', 'combined', file);
+    assert.equal(r.code, 0, r.err.join('\n'));
+    const text = r.out.join('\n');
+    assert.match(text, /6 lines, 3 requests, 2 bad lines/);
+    assert.match(text, /bad line 2: garbage line/);
+    assert.match(text, /bad line 5: more garbage/);
+    // Two identical lines in the same second are two requests.
+    const n = await t.handle.db
+      .selectFrom('agent_events')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('site_id', '=', site.id)
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(n.n), 3);
+    assert.equal((await cli('logs', 'import', '--site', site.tracking_id, '--format', 'nope', file)).code, 2);
+    assert.equal((await cli('logs', 'import', '--site', 'site_0000000000000000', file)).code, 1);
+  });
+});

@@ -1,0 +1,224 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import {
+  createVerifier,
+  type IngestRequest,
+  ingest,
+  requestHash,
+} from '../../shared/agent-traffic/ingest.ts';
+import { SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
+import { registerSite } from '../../shared/agent-traffic/sites.ts';
+import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
+import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+import { SpecChecker } from '../helpers/openapi.ts';
+
+// The statistics endpoints over traffic stored by the ingest pipeline: counts by platform, type
+// and verification, AI referrals, top pages, a daily trend with gaps, the agent breakdown, the
+// page ranking with citability, and cursor pagination of events. Another account's site is 404.
+
+let t: TestApi;
+let spec: SpecChecker;
+let key: string;
+let site: AgentSite;
+
+const verifier = createVerifier({
+  AGENT_VERIFY_RDNS: false,
+  AGENT_RDNS_TIMEOUT_MS: 100,
+  AGENT_RDNS_SERVERS: '',
+  SCAN_ALLOW_HOSTS: '',
+});
+const ranges = JSON.parse(readFileSync(SHIPPED_RANGES_FILE, 'utf8')).sources;
+const inside = (source: string) => {
+  const [net] = (ranges[source].ranges[0] as string).split('/');
+  const parts = net!.split('.').map(Number);
+  parts[3] = (parts[3] ?? 0) + 2;
+  return parts.join('.');
+};
+const UA = {
+  gptbot:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
+  claude:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
+  perplexity:
+    'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+  chrome:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0.0.0 Safari/537.36',
+};
+
+const DAY = 86400_000;
+let seq = 0;
+function req(
+  daysAgo: number,
+  ua: string,
+  ip: string,
+  path: string,
+  extra: Partial<IngestRequest> = {},
+): IngestRequest {
+  const time = new Date(Date.now() - daysAgo * DAY - 3600_000 - seq * 1000);
+  return {
+    time,
+    method: 'GET',
+    path,
+    status: 200,
+    ip,
+    userAgent: ua,
+    referer: null,
+    hash: requestHash(`test ${seq++}`),
+    ...extra,
+  };
+}
+
+before(async () => {
+  t = await startTestApi();
+  spec = await SpecChecker.load(t.url);
+  key = await t.newKey('B', 'intelligence');
+  const account = String((await call(t.url, '/api/v1/account', { key })).body.id);
+  ({ site } = await registerSite(t.handle.db, { accountId: account, url: 'https://stats.example.com/' }));
+  const gpt = inside('openai-gptbot');
+  const claude = inside('anthropic');
+  const batch: IngestRequest[] = [];
+  // Days 1, 2 and 4 ago have data; day 3 ago is a gap.
+  for (let i = 0; i < 30; i++) batch.push(req(1, UA.gptbot, gpt, `/docs/${i % 3}`));
+  for (let i = 0; i < 10; i++)
+    batch.push(req(2, UA.claude, claude, '/docs/0', { status: i < 4 ? 404 : 200 }));
+  for (let i = 0; i < 5; i++) batch.push(req(4, UA.gptbot, '203.0.113.1', '/pricing'));
+  for (let i = 0; i < 5; i++) batch.push(req(4, UA.perplexity, '203.0.113.2', '/pricing'));
+  batch.push(req(1, UA.chrome, '198.51.100.1', '/docs/0', { referer: 'https://www.perplexity.ai/search' }));
+  batch.push(req(1, UA.chrome, '198.51.100.1', '/docs/1'));
+  const counts = await ingest(t.handle.db, site, 'collect', batch, verifier);
+  assert.equal(counts.stored, 50);
+  // An event 40 days ago falls outside the default window.
+  await ingest(t.handle.db, site, 'collect', [req(40, UA.gptbot, gpt, '/old')], verifier);
+  // A scanned page carries its citability score into /pages.
+  await t.handle.db
+    .insertInto('scans')
+    .values({
+      id: 'sc_pagescore',
+      url: 'https://stats.example.com/docs/0',
+      domain: 'stats.example.com',
+      mode: 'quick',
+      status: 'done',
+      results: JSON.stringify({
+        'agent-readability': { overallScore: 60, grade: 'D', dimensions: [{ id: 'citability', score: 42 }] },
+      }),
+    })
+    .execute();
+  await t.handle.db
+    .updateTable('scans')
+    .set({ finished_at: new Date() })
+    .where('id', '=', 'sc_pagescore')
+    .execute();
+});
+after(() => t.close());
+
+const path = (p: string) => `/api/v1/sites/${site.id}${p}`;
+
+describe('agent-traffic statistics', () => {
+  it('stats: platforms, types, verification, referrals, top pages and a daily trend with gaps', async () => {
+    const res = await call(t.url, path('/stats'), { key });
+    assert.equal(res.status, 200, res.text);
+    spec.check('GET', '/api/v1/sites/{id}/stats', res);
+    const s = res.body;
+    assert.equal(s.visits, 50);
+    assert.equal(s.verifiedVisits, 40);
+    assert.equal(s.spoofedVisits, 10);
+    assert.equal(s.verifiedShare, 80);
+    assert.deepEqual(
+      s.platforms.map((p: { platform: string; visits: number }) => [p.platform, p.visits]),
+      [
+        ['OpenAI', 35],
+        ['Anthropic', 10],
+        ['Perplexity', 5],
+      ],
+    );
+    assert.deepEqual(
+      Object.fromEntries(s.types.map((x: { type: string; visits: number }) => [x.type, x.visits])),
+      { training: 45, search: 5 },
+    );
+    assert.equal(s.aiReferrals.visits, 1);
+    assert.equal(s.aiReferrals.platforms[0].platform, 'Perplexity');
+    assert.equal(s.topPages[0].path, '/docs/0');
+    assert.equal(s.topPages[0].visits, 20);
+    const byDay = Object.fromEntries(s.daily.map((d: { date: string }) => [d.date, d]));
+    const dayOf = (n: number) => new Date(Date.now() - n * DAY - 3600_000).toISOString().slice(0, 10);
+    assert.equal(byDay[dayOf(1)].visits, 30);
+    assert.equal(byDay[dayOf(3)].covered, false, 'a day without data is a gap');
+    assert.equal(byDay[dayOf(3)].visits, null);
+    assert.ok(s.coverage.daysMissing.includes(dayOf(3)));
+
+    const wide = await call(
+      t.url,
+      `${path('/stats')}?since=${new Date(Date.now() - 60 * DAY).toISOString()}`,
+      { key },
+    );
+    assert.equal(wide.body.visits, 51);
+    const bad = await call(t.url, `${path('/stats')}?since=yesterday`, { key });
+    assert.equal(bad.status, 400);
+  });
+
+  it('agents: per platform and agent with share, first/last seen and verification mix', async () => {
+    const res = await call(t.url, path('/agents'), { key });
+    assert.equal(res.status, 200, res.text);
+    spec.check('GET', '/api/v1/sites/{id}/agents', res);
+    const openai = res.body.platforms.find((p: { platform: string }) => p.platform === 'OpenAI');
+    assert.equal(openai.visits, 35);
+    assert.equal(openai.share, 70);
+    assert.deepEqual(openai.verification, { signature: 0, ip: 30, rdns: 0, none: 0, spoofed: 5 });
+    assert.equal(openai.agents[0].agent, 'GPTBot');
+    assert.ok(openai.firstSeen < openai.lastSeen);
+  });
+
+  it('pages: ranked by agent visits with the platform split, 404s and citability', async () => {
+    const res = await call(t.url, path('/pages'), { key });
+    assert.equal(res.status, 200, res.text);
+    spec.check('GET', '/api/v1/sites/{id}/pages', res);
+    const [first] = res.body.pages;
+    assert.equal(first.path, '/docs/0');
+    assert.equal(first.visits, 20);
+    assert.deepEqual(first.platforms, { OpenAI: 10, Anthropic: 10 });
+    assert.equal(first.notFound, 4);
+    assert.deepEqual(first.citability?.score, 42);
+    assert.equal(res.body.pages.find((p: { path: string }) => p.path === '/pricing').citability, null);
+  });
+
+  it('events: newest first, cursor pagination without gaps or repeats, filters', async () => {
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    let pages = 0;
+    do {
+      const q: string = `?limit=7${cursor ? `&cursor=${cursor}` : ''}`;
+      const res = await call(t.url, path(`/events${q}`), { key });
+      assert.equal(res.status, 200, res.text);
+      if (pages === 0) spec.check('GET', '/api/v1/sites/{id}/events', res);
+      for (const e of res.body.events) seen.push(e.timestamp + e.id);
+      cursor = res.body.nextCursor;
+      pages++;
+    } while (cursor);
+    assert.equal(seen.length, 51);
+    assert.equal(new Set(seen).size, 51);
+    assert.deepEqual([...seen].sort().reverse(), seen, 'newest first');
+    assert.equal(pages, 8);
+
+    const spoofed = await call(t.url, path('/events?verification=spoofed&limit=1000'), { key });
+    assert.equal(spoofed.body.events.length, 10);
+    const anth = await call(t.url, path('/events?platform=Anthropic&path=/docs/0'), { key });
+    assert.equal(anth.body.events.length, 10);
+    assert.equal(anth.body.events[0].pageUrl, 'https://stats.example.com/docs/0');
+    assert.equal((await call(t.url, path('/events?limit=1001'), { key })).status, 400);
+    assert.equal((await call(t.url, path('/events?cursor=nonsense'), { key })).status, 400);
+  });
+
+  it("another account's site is 404 on every endpoint, by id and by tracking id; A keys get 403", async () => {
+    const stranger = await t.newKey('B', 'optimisation');
+    for (const p of ['/stats', '/events', '/agents', '/pages']) {
+      for (const id of [site.id, site.tracking_id]) {
+        const res = await call(t.url, `/api/v1/sites/${id}${p}`, { key: stranger });
+        assert.equal(res.status, 404, `${p} ${res.text}`);
+        assert.equal(res.body.code, 'not_found');
+      }
+    }
+    assert.equal((await call(t.url, path('/stats'), { key: await t.newKey('A', 'agent') })).status, 403);
+    assert.equal((await call(t.url, `/api/v1/sites/${site.tracking_id}/stats`, { key })).status, 200);
+  });
+});
