@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import geo from './geo/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
@@ -20,6 +21,7 @@ export const routes: RouteDef[] = [
   ...tools,
   ...mcp,
   ...monitor,
+  ...geo,
   ...statusPage,
   ...meta,
 ];

@@ -2,6 +2,13 @@ import type { AccountsTable } from './tables/accounts.ts';
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
+import type {
+  GeoAnswersTable,
+  GeoCallUsageTable,
+  GeoChecksTable,
+  GeoPromptsTable,
+  GeoRunsTable,
+} from './tables/geo.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
@@ -25,4 +32,9 @@ export interface Database {
   monitor_alerts: MonitorAlertsTable;
   audit_orders: AuditOrdersTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  geo_prompts: GeoPromptsTable;
+  geo_checks: GeoChecksTable;
+  geo_runs: GeoRunsTable;
+  geo_answers: GeoAnswersTable;
+  geo_call_usage: GeoCallUsageTable;
 }
