@@ -132,6 +132,7 @@ export function geminiEngine(opts: {
         apiKey: opts.apiKey,
         httpOptions: {
           ...(opts.baseUrl ? { baseUrl: opts.baseUrl } : {}),
+          apiVersion: 'v1beta',
           timeout: timeoutMs,
           retryOptions: { attempts: 1 },
           fetch: async (input: RequestInfo | URL, init?: RequestInit) => {
