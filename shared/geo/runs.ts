@@ -90,6 +90,21 @@ export async function requestRun(
     await sql`select pg_advisory_xact_lock(hashtextextended(${`geo_run:${siteId}:${kind}`}, 12))`.execute(
       trx,
     );
+    // A run whose job died for good (attempts used up) would otherwise be joined forever: past
+    // three deadlines it is marked failed, and a new one starts.
+    const staleSecs = Math.ceil((3 * services.config.GEO_RUN_DEADLINE_MS) / 1000);
+    await trx
+      .updateTable('geo_runs')
+      .set({
+        status: 'failed',
+        error: JSON.stringify({ code: 'run_abandoned', message: 'The run did not finish within its deadline.' }),
+        finished_at: sql<Date>`now()`,
+      })
+      .where('site_id', '=', String(siteId))
+      .where('kind', '=', kind)
+      .where('status', 'in', ['queued', 'running'])
+      .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${staleSecs})`)
+      .execute();
     const running = await trx
       .selectFrom('geo_runs')
       .selectAll()
