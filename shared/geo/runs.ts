@@ -97,7 +97,10 @@ export async function requestRun(
       .updateTable('geo_runs')
       .set({
         status: 'failed',
-        error: JSON.stringify({ code: 'run_abandoned', message: 'The run did not finish within its deadline.' }),
+        error: JSON.stringify({
+          code: 'run_abandoned',
+          message: 'The run did not finish within its deadline.',
+        }),
         finished_at: sql<Date>`now()`,
       })
       .where('site_id', '=', String(siteId))

@@ -146,7 +146,10 @@ describe('providers: failures', () => {
     await askWithRetry(engine('openai'), 'q?', policy());
     assert.equal(calls, 3);
     calls = 0;
-    fake.script = () => (++calls, { kind: 'status', status: 400 });
+    fake.script = () => {
+      calls++;
+      return { kind: 'status', status: 400 };
+    };
     await assert.rejects(
       askWithRetry(engine('openai'), 'q?', policy()),
       (e: EngineError) => e.code === 'provider_error',
@@ -156,7 +159,10 @@ describe('providers: failures', () => {
 
   it('gives up after GEO_MAX_RETRIES with provider_rate_limited', async () => {
     let calls = 0;
-    fake.script = () => (++calls, { kind: 'status', status: 429, retryAfter: '0' });
+    fake.script = () => {
+      calls++;
+      return { kind: 'status', status: 429, retryAfter: '0' };
+    };
     await assert.rejects(
       askWithRetry(engine('anthropic'), 'q?', policy({ maxRetries: 2 })),
       (e: EngineError) => e instanceof EngineError && e.code === 'provider_rate_limited',
@@ -166,7 +172,10 @@ describe('providers: failures', () => {
 
   it('does not start a Retry-After wait that would pass the run deadline', async () => {
     let calls = 0;
-    fake.script = () => (++calls, { kind: 'status', status: 429, retryAfter: '3600' });
+    fake.script = () => {
+      calls++;
+      return { kind: 'status', status: 429, retryAfter: '3600' };
+    };
     await assert.rejects(
       askWithRetry(engine('perplexity'), 'q?', policy()),
       (e: EngineError) => e.code === 'provider_rate_limited' && e.retryAfterSeconds === 3600,
