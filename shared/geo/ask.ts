@@ -1,4 +1,5 @@
 import pLimit, { type LimitFunction } from 'p-limit';
+import { geoProviderCalls } from '../metrics.ts';
 import {
   type AnswerEngine,
   type EngineAnswer,
@@ -65,10 +66,14 @@ export async function askWithRetry(
       );
     }
     try {
-      return await engine.ask(prompt, { signal: p.signal, timeoutMs: Math.min(p.timeoutMs, left) });
+      const answer = await engine.ask(prompt, { signal: p.signal, timeoutMs: Math.min(p.timeoutMs, left) });
+      geoProviderCalls.inc({ provider: engine.id, outcome: 'ok' });
+      return answer;
     } catch (raw) {
       const err = toEngineError(raw, engine.id);
-      if (!err.retryable || attempt >= p.maxRetries || p.signal.aborted) throw err;
+      const final = !err.retryable || attempt >= p.maxRetries || p.signal.aborted;
+      geoProviderCalls.inc({ provider: engine.id, outcome: final ? err.code : 'retried' });
+      if (final) throw err;
       const backoff = p.baseMs * 2 ** attempt + Math.random() * p.baseMs;
       const wait = err.retryAfterSeconds !== undefined ? err.retryAfterSeconds * 1000 : backoff;
       if (wait > maxWait || Date.now() + wait >= p.deadline) throw err;
