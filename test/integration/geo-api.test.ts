@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
@@ -103,6 +106,48 @@ describe('GEO: gates', () => {
       ],
     );
     spec.check('GET', '/api/v1/status', status);
+  });
+  it('MCP: the GEO tools answer a readable tool error without a plan, and work with one', async () => {
+    const connect = async (key: string) => {
+      const client = new Client({ name: 'geo-gates', version: '1.0.0' });
+      await client.connect(
+        new StreamableHTTPClientTransport(new URL(`${t.url}/mcp`), {
+          requestInit: { headers: { authorization: `Bearer ${key}` } },
+        }),
+      );
+      return client;
+    };
+    const none = await connect(await t.newKey('A', 'agent'));
+    try {
+      const r = (await none.callTool({ name: 'list_geo_prompts', arguments: {} })) as CallToolResult;
+      assert.equal(r.isError, true);
+      assert.match(JSON.stringify(r.content), /Growth or Agency/);
+    } finally {
+      await none.close();
+    }
+    const planned = await connect(await t.newKey('A', 'agent', { plan: 'agency' }));
+    try {
+      const add = (await planned.callTool({
+        name: 'add_geo_prompt',
+        arguments: { prompt: 'Who makes the best docs sites?', label: 'docs' },
+      })) as CallToolResult;
+      assert.ok(!add.isError, JSON.stringify(add.content));
+      const list = (await planned.callTool({ name: 'list_geo_prompts', arguments: {} })) as CallToolResult;
+      assert.deepEqual(
+        [
+          (list.structuredContent as { used: number }).used,
+          (list.structuredContent as { quota: number }).quota,
+        ],
+        [1, 20],
+      );
+      const vis = (await planned.callTool({
+        name: 'run_visibility',
+        arguments: { site_id: 1 },
+      })) as CallToolResult;
+      assert.equal(vis.isError, true, 'site 1 is not this account’s');
+    } finally {
+      await planned.close();
+    }
   });
 });
 
