@@ -18,7 +18,7 @@ import type { AddressInfo } from 'node:net';
 export type Vendor = 'openai' | 'anthropic' | 'perplexity' | 'gemini' | 'compat';
 
 export type Behaviour =
-  | { kind: 'answer'; text: string; cite: string[]; sources?: string[] }
+  | { kind: 'answer'; text: string; cite: string[]; sources?: string[]; delayMs?: number }
   | { kind: 'status'; status: number; retryAfter?: string; body?: unknown }
   | { kind: 'hang' }
   | { kind: 'raw'; status?: number; contentType?: string; body: string };
@@ -36,6 +36,8 @@ export interface FakeEngine {
   port: number;
   requests: EngineRequest[];
   redirects: string[];
+  /** Most requests of one vendor in flight at once, per vendor. */
+  maxInFlight: Map<Vendor, number>;
   env: Record<string, string>;
   script: (vendor: Vendor, prompt: string, n: number) => Behaviour;
   close(): Promise<void>;
@@ -248,6 +250,7 @@ export async function startFakeEngine(
   const redirects: string[] = [];
   const targets = new Map<string, string>();
   const counts = new Map<Vendor, number>();
+  const inFlight = new Map<Vendor, number>();
   let origin = '';
   const redirect = (url: string) => {
     const id = randomBytes(9).toString('base64url');
@@ -259,6 +262,7 @@ export async function startFakeEngine(
     port: 0,
     requests,
     redirects,
+    maxInFlight: new Map(),
     env: {},
     script,
     close: async () => {},
@@ -294,6 +298,12 @@ export async function startFakeEngine(
         : String(body.model ?? 'model');
     const b = engine.script(vendor, prompt, n);
     if (b.kind === 'hang') return; // never answers; closed with the server
+    if (b.kind === 'answer' && b.delayMs) {
+      inFlight.set(vendor, (inFlight.get(vendor) ?? 0) + 1);
+      engine.maxInFlight.set(vendor, Math.max(engine.maxInFlight.get(vendor) ?? 0, inFlight.get(vendor)!));
+      await new Promise((r) => setTimeout(r, b.delayMs));
+      inFlight.set(vendor, inFlight.get(vendor)! - 1);
+    }
     if (b.kind === 'raw') {
       res.writeHead(b.status ?? 200, { 'content-type': b.contentType ?? 'application/json' });
       return void res.end(b.body);

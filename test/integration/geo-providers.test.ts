@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../shared/config.ts';
-import { askWithRetry } from '../../shared/geo/ask.ts';
+import { askWithRetry, limiterFor } from '../../shared/geo/ask.ts';
 import { citesSite, firstCitation, mentionsSite, siteIdentity } from '../../shared/geo/citations.ts';
 import { EngineError, type ProviderId } from '../../shared/geo/engine.ts';
 import { createEngine } from '../../shared/geo/providers/index.ts';
@@ -209,6 +209,17 @@ describe('providers: failures', () => {
       askWithRetry(engine('openai'), 'q?', policy()),
       (e: EngineError) => e.code === 'provider_malformed',
     );
+  });
+});
+
+describe('providers: concurrency cap', () => {
+  it('never has more calls of one provider in flight than GEO_PROVIDER_CONCURRENCY', async () => {
+    fake.script = () => ({ kind: 'answer', text: 'ok', cite: [], delayMs: 50 });
+    fake.maxInFlight.clear();
+    const limit = limiterFor('openai', 2);
+    const e = engine('openai');
+    await Promise.all(Array.from({ length: 8 }, () => limit(() => askWithRetry(e, 'q?', policy()))));
+    assert.equal(fake.maxInFlight.get('openai'), 2);
   });
 });
 
