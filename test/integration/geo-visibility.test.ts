@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { wilson } from '../../shared/geo/stats.ts';
 import {
   type Behaviour,
@@ -258,6 +259,42 @@ describe('visibility runs', () => {
     assert.equal(got.status, 200);
     assert.equal(got.body.status, 'failed');
     assert.equal(got.body.error.code, 'provider_malformed');
+  });
+
+  it('joins a run in progress, but not one abandoned long past its deadline', async () => {
+    const { key, id } = await account();
+    const siteId = await site(id, 'https://abandoned-example.com/');
+    const p = 'vis-6: abandoned question?';
+    plans.set(p, { openai: () => answer('https://abandoned-example.com/'), anthropic: () => answer() });
+    await prompt(key, p, 'abandoned');
+    // A run whose job is gone for good (no job row), queued two days ago.
+    await t.handle.db
+      .insertInto('geo_runs')
+      .values({
+        id: 'gr_abandoned0001',
+        account_id: id,
+        site_id: String(siteId),
+        kind: 'visibility',
+        trigger: 'api',
+        providers: ['openai'],
+        runs_per_prompt: 1,
+        sites: JSON.stringify([]),
+      })
+      .execute();
+    await sql`update geo_runs set created_at = now() - interval '2 days' where id = 'gr_abandoned0001'`.execute(
+      t.handle.db,
+    );
+    const res = await call(t.url, `/api/v1/geo/sites/${siteId}/visibility/run`, { method: 'POST', key });
+    assert.equal(res.status, 200, res.text);
+    assert.notEqual(res.body.runId, 'gr_abandoned0001');
+    assert.equal(res.body.citationRate, 0.5);
+    const old = await t.handle.db
+      .selectFrom('geo_runs')
+      .select(['status', 'error'])
+      .where('id', '=', 'gr_abandoned0001')
+      .executeTakeFirstOrThrow();
+    assert.equal(old.status, 'failed');
+    assert.equal(old.error?.code, 'run_abandoned');
   });
 
   it('409 no_prompts without prompts; 404 not_run_yet before the first run', async () => {
