@@ -7,6 +7,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** An optional URL where an empty value (`OPENAI_BASE_URL=` in an env file) means unset. */
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+
 const ConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -48,18 +51,18 @@ const ConfigSchema = z.object({
   // GEO answer engines (docs/geo.md). Each provider is available when its key (or, for the
   // OpenAI-compatible one, its base URL) is set; the key and base-URL names are the SDKs' own.
   OPENAI_API_KEY: z.string().optional(),
-  OPENAI_BASE_URL: z.string().url().optional(),
+  OPENAI_BASE_URL: optionalUrl,
   GEO_OPENAI_MODEL: z.string().min(1).default('gpt-5-mini'),
   ANTHROPIC_API_KEY: z.string().optional(),
-  ANTHROPIC_BASE_URL: z.string().url().optional(),
+  ANTHROPIC_BASE_URL: optionalUrl,
   GEO_ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
   PERPLEXITY_API_KEY: z.string().optional(),
-  PERPLEXITY_BASE_URL: z.string().url().optional(),
+  PERPLEXITY_BASE_URL: optionalUrl,
   GEO_PERPLEXITY_MODEL: z.string().min(1).default('sonar'),
   GEMINI_API_KEY: z.string().optional(),
-  GEMINI_BASE_URL: z.string().url().optional(),
+  GEMINI_BASE_URL: optionalUrl,
   GEO_GEMINI_MODEL: z.string().min(1).default('gemini-2.5-flash'),
-  GEO_OPENAI_COMPAT_BASE_URL: z.string().url().optional(),
+  GEO_OPENAI_COMPAT_BASE_URL: optionalUrl,
   GEO_OPENAI_COMPAT_API_KEY: z.string().optional(),
   GEO_OPENAI_COMPAT_MODEL: z.string().min(1).default('llama3.1'),
   GEO_RUNS_PER_PROMPT: z.coerce.number().int().min(1).max(20).default(3),
