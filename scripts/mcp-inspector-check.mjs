@@ -77,7 +77,17 @@ async function callTool(name, args) {
 }
 
 const expected = {
-  A: ['scan_website', 'list_audit_products', 'place_audit_order', 'get_audit_status'],
+  A: [
+    'scan_website',
+    'list_audit_products',
+    'place_audit_order',
+    'get_audit_status',
+    'geo_check',
+    'run_visibility',
+    'run_share_of_voice',
+    'list_geo_prompts',
+    'add_geo_prompt',
+  ],
   B: ['scan_website', 'get_citability_score'],
 }[variant];
 

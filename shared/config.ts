@@ -7,6 +7,9 @@ const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
 
+/** An optional URL where an empty value (`OPENAI_BASE_URL=` in an env file) means unset. */
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional());
+
 const ConfigSchema = z.object({
   NODE_ENV: z.string().default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -56,6 +59,35 @@ const ConfigSchema = z.object({
   AGENT_RDNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   AGENT_RDNS_SERVERS: z.string().default(''),
   AGENT_IP_RANGES_DIR: z.string().optional(),
+  // GEO answer engines (docs/geo.md). Each provider is available when its key (or, for the
+  // OpenAI-compatible one, its base URL) is set; the key and base-URL names are the SDKs' own.
+  OPENAI_API_KEY: z.string().optional(),
+  OPENAI_BASE_URL: optionalUrl,
+  GEO_OPENAI_MODEL: z.string().min(1).default('gpt-5-mini'),
+  ANTHROPIC_API_KEY: z.string().optional(),
+  ANTHROPIC_BASE_URL: optionalUrl,
+  GEO_ANTHROPIC_MODEL: z.string().min(1).default('claude-sonnet-4-5'),
+  PERPLEXITY_API_KEY: z.string().optional(),
+  PERPLEXITY_BASE_URL: optionalUrl,
+  GEO_PERPLEXITY_MODEL: z.string().min(1).default('sonar'),
+  GEMINI_API_KEY: z.string().optional(),
+  GEMINI_BASE_URL: optionalUrl,
+  GEO_GEMINI_MODEL: z.string().min(1).default('gemini-2.5-flash'),
+  GEO_OPENAI_COMPAT_BASE_URL: optionalUrl,
+  GEO_OPENAI_COMPAT_API_KEY: z.string().optional(),
+  GEO_OPENAI_COMPAT_MODEL: z.string().min(1).default('llama3.1'),
+  GEO_RUNS_PER_PROMPT: z.coerce.number().int().min(1).max(20).default(3),
+  GEO_PROVIDER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  GEO_CALL_TIMEOUT_MS: z.coerce.number().int().min(100).default(90_000),
+  GEO_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+  GEO_RETRY_BASE_MS: z.coerce.number().int().min(0).default(1_000),
+  GEO_RUN_DEADLINE_MS: z.coerce
+    .number()
+    .int()
+    .min(1000)
+    .default(20 * 60_000),
+  GEO_MONTHLY_CALL_BUDGET: z.coerce.number().int().min(0).default(3_000),
+  GEO_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -139,3 +139,10 @@ export const monitorAlerts = new client.Counter({
   labelNames: ['type', 'delivery'] as const,
   registers: [registry],
 });
+
+export const geoProviderCalls = new client.Counter({
+  name: 'sightline_geo_provider_calls_total',
+  help: 'GEO answer-engine calls, by provider and outcome (ok, retried, or the error code)',
+  labelNames: ['provider', 'outcome'] as const,
+  registers: [registry],
+});

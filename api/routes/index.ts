@@ -3,6 +3,7 @@ import account from './account/index.ts';
 import audits from './audits/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import collect from './collect/index.ts';
+import geo from './geo/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
@@ -26,6 +27,7 @@ export const routes: RouteDef[] = [
   ...sites,
   ...collect,
   ...benchmarks,
+  ...geo,
   ...statusPage,
   ...meta,
 ];

@@ -13,6 +13,13 @@ import type {
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
+import type {
+  GeoAnswersTable,
+  GeoCallUsageTable,
+  GeoChecksTable,
+  GeoPromptsTable,
+  GeoRunsTable,
+} from './tables/geo.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
@@ -47,4 +54,9 @@ export interface Database {
   ai_referral_rollups: AiReferralRollupsTable;
   agent_coverage: AgentCoverageTable;
   rate_limit_weights: RateLimitWeightsTable;
+  geo_prompts: GeoPromptsTable;
+  geo_checks: GeoChecksTable;
+  geo_runs: GeoRunsTable;
+  geo_answers: GeoAnswersTable;
+  geo_call_usage: GeoCallUsageTable;
 }

@@ -148,14 +148,17 @@ const SCAN_COLUMNS = [
   'finished_at',
 ] as const;
 
-/** A scan row; `artifacts` is loaded only when asked for (null otherwise). */
+/**
+ * A scan row. `artifacts: false` leaves the (large) gathered artifacts out (null), for answers
+ * that need only the results, such as a poll.
+ */
 export async function getScan(
   services: Pick<Services, 'db'>,
   id: string,
   opts: { artifacts?: boolean } = {},
 ): Promise<Scan | undefined> {
   const q = services.db.selectFrom('scans').where('id', '=', id);
-  if (opts.artifacts) return q.selectAll().executeTakeFirst();
+  if (opts.artifacts ?? true) return q.selectAll().executeTakeFirst();
   const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
   return row && { ...row, artifacts: null };
 }
@@ -174,7 +177,8 @@ export async function awaitScan(
   opts: { artifacts?: boolean } = {},
 ): Promise<Scan> {
   const settled = scan.status === 'done' || scan.status === 'failed';
-  if ((settled && (scan.artifacts !== null || !opts.artifacts)) || waitMs <= 0) return scan;
+  const wantArtifacts = opts.artifacts ?? true;
+  if ((settled && (scan.artifacts !== null || !wantArtifacts)) || waitMs <= 0) return scan;
   if (!settled) {
     await services.events.waitFor(
       scanTopic(scan.id),
@@ -182,7 +186,7 @@ export async function awaitScan(
       waitMs,
     );
   }
-  return (await getScan(services, scan.id, opts)) ?? scan;
+  return (await getScan(services, scan.id, { artifacts: wantArtifacts })) ?? scan;
 }
 
 /** A scan that could not fetch its target is an error for the caller, not a score of zero. */

@@ -23,7 +23,7 @@ describe('public endpoints', () => {
   it('GET /api/v1/status answers operational with version and docs', async () => {
     const res = await call(t.url, '/api/v1/status');
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ['docs', 'status', 'version']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['answerEngines', 'docs', 'status', 'version']);
     assert.equal(res.body.status, 'operational');
     assert.equal(res.body.version, '1.0.0');
     assert.match(res.body.docs, /^http/);

@@ -125,6 +125,11 @@ describe('discovery', () => {
         'A:list_audit_products',
         'A:place_audit_order',
         'A:get_audit_status',
+        'A:geo_check',
+        'A:run_visibility',
+        'A:run_share_of_voice',
+        'A:list_geo_prompts',
+        'A:add_geo_prompt',
         'B:scan_website',
         'B:get_citability_score',
       ],
@@ -158,7 +163,17 @@ describe('initialize and tools/list', () => {
 
   it("lists A's tools without a key and for an A key, B's for a B key, each with input and output schemas", async () => {
     const names = async (key?: string) => (await (await connect(key)).listTools()).tools.map((x) => x.name);
-    const a = ['scan_website', 'list_audit_products', 'place_audit_order', 'get_audit_status'];
+    const a = [
+      'scan_website',
+      'list_audit_products',
+      'place_audit_order',
+      'get_audit_status',
+      'geo_check',
+      'run_visibility',
+      'run_share_of_voice',
+      'list_geo_prompts',
+      'add_geo_prompt',
+    ];
     assert.deepEqual(await names(), a);
     assert.deepEqual(await names(await t.newKey('A', 'free')), a);
     assert.deepEqual(await names(await t.newKey('B', 'intelligence')), [
@@ -439,7 +454,7 @@ describe('JSON-RPC errors', () => {
     assert.equal(raw.headers.get('x-ratelimit-limit'), '3');
     assert.equal(raw.headers.get('x-ratelimit-remaining'), '0');
     // Listing still works: it is not counted.
-    assert.equal((await client.listTools()).tools.length, 4);
+    assert.equal((await client.listTools()).tools.length, 9);
   });
 
   it('a site that cannot be fetched is a tool error the agent can read, not a protocol error', async () => {

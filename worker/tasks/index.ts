@@ -1,5 +1,7 @@
 import type { TaskDef } from '../task.ts';
 import generateAudit from './generate-audit.ts';
+import geoFanout from './geo-fanout.ts';
+import geoRun from './geo-run.ts';
 import monitorFanout from './monitor-fanout.ts';
 import monitorScan from './monitor-scan.ts';
 import probe from './probe.ts';
@@ -22,4 +24,6 @@ export const tasks: TaskDef[] = [
   monitorFanout,
   monitorScan,
   generateAudit,
+  geoRun,
+  geoFanout,
 ];

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { providerStatus } from '../../../shared/geo/providers/index.ts';
 import type { Services } from '../../../shared/services.ts';
 import { defineRoute } from '../../route.ts';
 import { StatusResponse } from './schema.ts';
@@ -38,6 +39,7 @@ export default [
         status: healthy ? 'operational' : 'degraded',
         version: API_VERSION,
         docs: services.config.docsUrl,
+        answerEngines: providerStatus(services.config),
       };
     },
   }),
