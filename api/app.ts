@@ -7,6 +7,7 @@ import { guard } from './middlewares/guard.ts';
 import { observe } from './middlewares/observe.ts';
 import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
+import { pageRoutes } from './pages/router.ts';
 import type { RouteContext, RouteDef } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
@@ -53,6 +54,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
       },
     }),
   );
+  app.use(pageRoutes(services)); // pages for people: api/pages/router.ts
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

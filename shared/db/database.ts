@@ -5,6 +5,7 @@ import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
+import type { EmailTokensTable, PeopleTable, SessionsTable } from './tables/people.ts';
 import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
 import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
@@ -25,4 +26,7 @@ export interface Database {
   monitor_alerts: MonitorAlertsTable;
   audit_orders: AuditOrdersTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  people: PeopleTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
 }

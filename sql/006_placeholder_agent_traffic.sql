@@ -1,0 +1,1 @@
+-- Placeholder: number 006 belongs to the agent-traffic branch; remove this file when merging it.

@@ -1,0 +1,1 @@
+-- Placeholder: number 007 belongs to the GEO branch; remove this file when merging it.
