@@ -45,7 +45,7 @@ const ConfigSchema = z.object({
   AUDIT_FULL_PAGES: z.coerce.number().int().min(0).max(10).default(1),
   AUDIT_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(3),
   AUDIT_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(10).default(3),
-  SMTP_URL: z.string().url().optional(),
+  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()), // empty = unset
   MAIL_FROM: z.string().default('Sightline <no-reply@sightline.invalid>'),
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).default(10),

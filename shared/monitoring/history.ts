@@ -19,7 +19,8 @@ export async function sitesWithHistory(
 ): Promise<SiteWithHistory[]> {
   let q = db.selectFrom('monitored_sites').selectAll().where('account_id', '=', accountId);
   if (opts.siteId !== undefined) q = q.where('id', '=', opts.siteId);
-  const sites = await q.orderBy('site_type').orderBy('id').execute();
+  // Own sites first, then competitors.
+  const sites = await q.orderBy(sql`site_type = 'own'`, 'desc').orderBy('id').execute();
   if (sites.length === 0) return [];
   const ids = sites.map((s) => s.id);
   const history = await db

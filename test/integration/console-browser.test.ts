@@ -89,10 +89,17 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
     assert.ok(width <= WIDTH, `${page.url()} is ${width}px wide at ${WIDTH}px`);
   }
 
+  /** A PNG for docs/console.md: the top of the page, at most 1,400 px tall, to keep files small. */
   async function shot(page: Page, name: string, opts: { width?: number } = {}) {
     if (!SHOTS) return;
-    if (opts.width) await page.setViewportSize({ width: opts.width, height: 800 });
-    await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+    const width = opts.width ?? WIDTH;
+    if (opts.width) await page.setViewportSize({ width, height: 800 });
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.screenshot({
+      path: path.join(SHOTS, `${name}.png`),
+      fullPage: true,
+      clip: { x: 0, y: 0, width, height: Math.min(height, 1400) },
+    });
     if (opts.width) await page.setViewportSize({ width: WIDTH, height: 800 });
   }
 
@@ -556,6 +563,7 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
     assert.equal(await page.locator('section.dim[id^=agent-]').count(), 5);
     assert.ok((await page.locator('ul.issues li').count()) > 0, 'issues are listed');
     await shot(page, 'report');
+    await shot(page, 'report-desktop', { width: 1100 });
     const share = await page.getByLabel('Share this report').inputValue();
     assert.equal(share, page.url());
     // The shared address opens the same report for someone else.
