@@ -274,10 +274,13 @@ export async function verifySignIn(
   return ok && row ? row.id : null;
 }
 
-/** Mails a reset link when the address has a console login; silent otherwise. */
+/**
+ * Mails a reset link when the address has an account; silent otherwise. An account made by the
+ * operator CLI has no password yet: this is also how its owner sets the first one.
+ */
 export async function requestReset(deps: PeopleDeps, email: string): Promise<void> {
   const row = await accountByEmail(deps.db, email);
-  if (!row?.password_hash) return;
+  if (!row) return;
   const token = await newEmailToken(deps.db, { purpose: 'reset', email: row.email, accountId: row.id });
   await deps.mailer.send({
     to: row.email,
@@ -302,9 +305,11 @@ export async function resetPassword(
     if (!t) return null;
     await useToken(trx, t);
     await trx
-      .updateTable('people')
-      .set({ password_hash: passwordHash, password_changed_at: sql`now()` })
-      .where('account_id', '=', t.account_id!)
+      .insertInto('people')
+      .values({ account_id: t.account_id!, password_hash: passwordHash })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({ password_hash: passwordHash, password_changed_at: sql`now()` }),
+      )
       .execute();
     // Every other reset link of this account dies with this one.
     await trx

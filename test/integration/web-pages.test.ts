@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { createAccount } from '../../shared/accounts/accounts.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 
 // The web face over plain HTTP: cookie flags (Secure behind an https proxy), CSRF tokens bound
@@ -89,6 +90,27 @@ describe('web pages over HTTP', () => {
     assert.ok(keyMail, 'the key mail is logged');
     assert.ok(!t.logs.some((l) => l.includes(key)), 'the key itself never reaches the log');
     assert.equal((await call(t.url, '/api/v1/account', { key })).status, 200);
+  });
+
+  it('lets the owner of an operator-made account set a first password through the reset link', async () => {
+    const email = 'made-by-cli@example.test';
+    await createAccount(t.handle.db, { email, variant: 'A', tier: 'pro' });
+    const signIn = async (password: string) => {
+      const p = await formPage('/signin');
+      return post('/signin', p.cookie!, { _csrf: p.token!, email, password });
+    };
+    assert.equal((await signIn('first password 1234')).status, 401, 'no password yet');
+    const reset = await formPage('/reset');
+    assert.equal((await post('/reset', reset.cookie!, { _csrf: reset.token!, email })).status, 200);
+    const line = t.logs.find((l) => l.includes('Reset your Sightline password') && l.includes(email));
+    assert.ok(line);
+    const link = /\/reset\/[A-Za-z0-9_-]{43}/.exec(JSON.parse(line).mail.text)![0];
+    const form = await formPage(link);
+    const set = await post(link, form.cookie!, { _csrf: form.token!, password: 'first password 1234' });
+    assert.equal(set.status, 200);
+    const ok = await signIn('first password 1234');
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('location'), '/console');
   });
 
   it('leaves JSON clients on the API: unknown paths stay problem+json, /console without a session redirects', async () => {
