@@ -225,7 +225,6 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
     const ctx = await phone();
     const page = await signIn(ctx, email); // attempt 1 of 4
     await fits(page);
-    await shot(page, 'console-overview');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await page.waitForURL(`${t.url}/`);
     assert.equal((await page.goto('/console/keys'))?.url(), `${t.url}/signin?next=%2Fconsole%2Fkeys`);
