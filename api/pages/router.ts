@@ -422,6 +422,7 @@ export function pageRoutes(services: Services): Middleware {
         );
         return;
       }
+      await endSession(db, ctx.cookies.get(SESSION_COOKIE)); // a previous session in this browser ends
       await startSession(ctx, accountId);
       ctx.status = 303;
       ctx.redirect(next);

@@ -470,8 +470,25 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
     // uPlot (served from its npm package) drew a chart per site.
     await p1.locator('.chart[data-drawn=true] canvas').first().waitFor();
     assert.equal(await p1.locator('.chart[data-drawn=true]').count(), 2);
+    assert.deepEqual(
+      await p1.locator('article.site h3 a').allInnerTexts(),
+      ['Shop', 'Rival'],
+      'own sites first',
+    );
     assert.match(await p1.locator('main').innerText(), /Overall score dropped 15 points/);
     assert.match(await p1.locator('main').innerText(), /\/status\//);
+    // Adding a site goes through the same addSite as the API: its URL rules and quota.
+    await p1.getByLabel('Address').fill('http://10.0.0.1/');
+    await p1.getByRole('button', { name: 'Add site' }).click();
+    await p1.getByRole('alert').waitFor();
+    assert.match(await p1.getByRole('alert').innerText(), /not allowed|private|10\.0\.0\.1/i);
+    await p1.getByLabel('Address').fill(`${site.origin}/docs/`);
+    await p1.getByLabel('Label').fill('Docs');
+    await p1.getByLabel('Kind').selectOption('competitor');
+    await p1.getByRole('button', { name: 'Add site' }).click();
+    await p1.getByText('Added Docs.').waitFor();
+    assert.equal(await p1.locator('article.site').count(), 3);
+    await fits(p1);
     await shot(p1, 'console-monitoring');
     await shot(p1, 'console-monitoring-desktop', { width: 1100 });
     await p1.goto(`/console/sites/${own.id}`);
