@@ -214,7 +214,7 @@ export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertR
   const { site, history } = d;
   const latest = history.at(-1);
   const dims = latest
-    ? html`<ul class="dim-grid">${MONITOR_DIMS.filter(
+    ? html`<ul class="dim-list" aria-label="Latest scores by dimension">${MONITOR_DIMS.filter(
         ([id]) => latest.dimension_scores[id] !== undefined,
       ).map(([id, name]) => {
         const v = latest.dimension_scores[id]!;
