@@ -120,6 +120,8 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       `${snap.origin}/sites`,
       `${snap.origin}/account`,
     ];
+    // The free scan's report page too: the report of the first scan (of `/`), once it exists.
+    let reportAdded = false;
     const results: string[] = [];
     const failures: string[] = [];
     for (const url of targets) {
@@ -138,6 +140,10 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       const lh = (scan.artifacts as { Lighthouse?: { categories?: Record<string, number | null> } })
         .Lighthouse;
       const lhA11y = Math.round((lh?.categories?.accessibility ?? 0) * 100);
+      if (!reportAdded) {
+        targets.push(`${t.url}/r/${res.body.scanId}`);
+        reportAdded = true;
+      }
       results.push(
         `${url}: accessibility ${a11y.score}, mobile ${mobile.score}, Lighthouse accessibility ${lhA11y}`,
       );
