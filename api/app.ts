@@ -7,6 +7,7 @@ import { guard, rateHeadersFallback } from './middlewares/guard.ts';
 import { observe } from './middlewares/observe.ts';
 import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
+import { pageRoutes } from './pages/router.ts';
 import type { RouteContext, RouteDef } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
@@ -59,6 +60,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   app.use(observe(services.log));
   app.use(errorHandler(services.log));
   app.use(rateHeadersFallback(services));
+  app.use(pageRoutes(services)); // pages for people: api/pages/router.ts
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

@@ -2,6 +2,7 @@ import { ConfigError } from '../shared/config.ts';
 import { AppError } from '../shared/errors.ts';
 import { accounts, usage as accountsUsage } from './commands/accounts.ts';
 import { audits, usage as auditsUsage } from './commands/audits.ts';
+import { invites, usage as invitesUsage } from './commands/invites.ts';
 import { keys, usage as keysUsage } from './commands/keys.ts';
 import { logs, usage as logsUsage } from './commands/logs.ts';
 import { scan, usage as scanUsage } from './commands/scan.ts';
@@ -20,6 +21,7 @@ const HELP = `sightline: website scanning, audit and monitoring
   ${accountsUsage}
   ${auditsUsage.split('\n').join('\n  ')}
   ${keysUsage.split('\n').join('\n  ')}
+  ${invitesUsage}
   ${subscriptionsUsage.split('\n').join('\n  ')}
   ${sitesUsage.split('\n').join('\n  ')}
   ${logsUsage}
@@ -47,6 +49,8 @@ export async function main(
         return await audits(rest, io);
       case 'keys':
         return await keys(rest, io);
+      case 'invites':
+        return await invites(rest, io);
       case 'subscriptions':
         return await subscriptions(rest, io);
       case 'logs':

@@ -88,6 +88,12 @@ const ConfigSchema = z.object({
     .default(20 * 60_000),
   GEO_MONTHLY_CALL_BUDGET: z.coerce.number().int().min(0).default(3_000),
   GEO_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
+  SMTP_URL: z.preprocess((v) => (v === '' ? undefined : v), z.string().url().optional()), // empty = unset
+  MAIL_FROM: z.string().default('Sightline <no-reply@sightline.invalid>'),
+  AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
+  AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).default(10),
+  SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  WEB_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

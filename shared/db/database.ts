@@ -23,6 +23,7 @@ import type {
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
+import type { EmailTokensTable, PeopleTable, SessionsTable } from './tables/people.ts';
 import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.ts';
 import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
 import type { ScansTable } from './tables/scans.ts';
@@ -59,4 +60,7 @@ export interface Database {
   geo_runs: GeoRunsTable;
   geo_answers: GeoAnswersTable;
   geo_call_usage: GeoCallUsageTable;
+  people: PeopleTable;
+  sessions: SessionsTable;
+  email_tokens: EmailTokensTable;
 }

@@ -1,0 +1,87 @@
+// Progressive enhancement for Sightline's pages. Everything works without this file; it adds
+// live scan progress, copy buttons, a confirmation before revoking a key, and charts (uPlot).
+(() => {
+  // The progress view polls its own state and reloads into the report when the scan ends.
+  const progress = document.querySelector('[data-poll]');
+  if (progress) {
+    const label = progress.querySelector('[data-phase]');
+    const tick = async () => {
+      try {
+        const res = await fetch(progress.getAttribute('data-poll'), {
+          headers: { accept: 'application/json' },
+        });
+        const state = await res.json();
+        if (state.done) {
+          location.reload();
+          return;
+        }
+        if (label && state.label && label.textContent !== `${state.label}…`)
+          label.textContent = `${state.label}…`;
+      } catch {
+        // a dropped poll is retried on the next tick
+      }
+      setTimeout(tick, 1500);
+    };
+    setTimeout(tick, 1000);
+  }
+
+  for (const button of document.querySelectorAll('[data-copy]')) {
+    button.addEventListener('click', async () => {
+      const input = document.getElementById(button.getAttribute('data-copy'));
+      if (!input) return;
+      input.select();
+      try {
+        await navigator.clipboard.writeText(input.value);
+        button.textContent = 'Copied';
+      } catch {
+        button.textContent = 'Press Ctrl+C';
+      }
+    });
+  }
+
+  for (const form of document.querySelectorAll('form[data-confirm]')) {
+    form.addEventListener('submit', (event) => {
+      if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
+    });
+  }
+
+  // Score history: data-chart holds {x: epoch seconds[], series: [{label, values}]}.
+  const charts = document.querySelectorAll('[data-chart]');
+  if (charts.length && window.uPlot) {
+    const css = getComputedStyle(document.documentElement);
+    const palette = ['--accent', '--good', '--fair', '--poor', '--muted'].map((v) =>
+      css.getPropertyValue(v).trim(),
+    );
+    const extra = ['#8e44ad', '#16a085', '#d35400'];
+    const colours = [...palette, ...extra];
+    const made = [];
+    for (const el of charts) {
+      const data = JSON.parse(el.getAttribute('data-chart'));
+      const width = () => Math.max(240, el.clientWidth);
+      const opts = {
+        width: width(),
+        height: 200,
+        scales: { y: { range: [0, 100] } },
+        axes: [
+          { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' } },
+          { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' }, size: 40 },
+        ],
+        series: [
+          {},
+          ...data.series.map((s, i) => ({
+            label: s.label,
+            stroke: colours[i % colours.length],
+            width: i === 0 ? 2.5 : 1.5,
+            points: { show: data.x.length < 40 },
+          })),
+        ],
+        legend: { show: data.series.length > 1 },
+      };
+      el.setAttribute('data-drawn', 'true');
+      made.push([el, new window.uPlot(opts, [data.x, ...data.series.map((s) => s.values)], el), width]);
+    }
+    window.addEventListener('resize', () => {
+      for (const [, plot, width] of made) plot.setSize({ width: width(), height: 200 });
+    });
+  }
+})();

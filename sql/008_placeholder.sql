@@ -1,1 +1,0 @@
--- Placeholder keeping the numbering without gaps while migration 008 is written on another branch; replaced when the branches merge.

@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createAccount } from '../../shared/accounts/accounts.ts';
+import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+
+// The web face over plain HTTP: cookie flags (Secure behind an https proxy), CSRF tokens bound
+// to their cookie, and mail written to the log when SMTP_URL is unset, without the API key.
+
+let t: TestApi;
+before(async () => {
+  t = await startTestApi({ LOG_LEVEL: 'info', TRUST_PROXY: 'true', SMTP_URL: '' });
+});
+after(async () => {
+  await t?.close();
+});
+
+const html = { accept: 'text/html' };
+
+/** GET a form page: its anonymous CSRF cookie and the token in the form. */
+async function formPage(path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(t.url + path, { headers: { ...html, ...headers } });
+  const text = await res.text();
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sl_csrf='));
+  const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
+  return { res, text, cookie, token };
+}
+
+async function post(path: string, cookie: string, form: Record<string, string>) {
+  return fetch(t.url + path, {
+    method: 'POST',
+    headers: { ...html, 'content-type': 'application/x-www-form-urlencoded', cookie: cookie.split(';')[0]! },
+    body: new URLSearchParams(form),
+    redirect: 'manual',
+  });
+}
+
+describe('web pages over HTTP', () => {
+  it('sets httpOnly SameSite cookies, Secure only when the request came over https', async () => {
+    const plain = await formPage('/signin');
+    assert.ok(plain.cookie, 'an anonymous CSRF cookie');
+    assert.match(plain.cookie, /httponly/i);
+    assert.match(plain.cookie, /samesite=strict/i);
+    assert.doesNotMatch(plain.cookie, /secure/i);
+    assert.equal(plain.cookie.split(';')[0], `sl_csrf=${plain.token}`);
+    const behindTls = await formPage('/signin', { 'x-forwarded-proto': 'https' });
+    assert.match(behindTls.cookie ?? '', /;\s*secure/i);
+    assert.equal(plain.res.headers.get('cache-control'), 'no-store');
+  });
+
+  it('binds the anonymous CSRF token to its cookie: another browser’s token is refused', async () => {
+    const a = await formPage('/signup');
+    const b = await formPage('/signup');
+    const crossed = await post('/signup', a.cookie!, {
+      _csrf: b.token!,
+      email: 'x@example.test',
+      password: 'long enough password',
+    });
+    assert.equal(crossed.status, 403);
+    const ok = await post('/signup', a.cookie!, {
+      _csrf: a.token!,
+      email: 'x@example.test',
+      password: 'long enough password',
+    });
+    assert.equal(ok.status, 200);
+  });
+
+  it('without SMTP_URL, writes mail to the log: the confirmation link, but never the API key', async () => {
+    const email = 'logged@example.test';
+    const page = await formPage('/signup');
+    const res = await post('/signup', page.cookie!, {
+      _csrf: page.token!,
+      email,
+      password: 'long enough password',
+    });
+    assert.equal(res.status, 200);
+    const line = t.logs.find((l) => l.includes('Confirm your Sightline account') && l.includes(email));
+    assert.ok(line, 'the confirmation mail is in the log');
+    const link = /\/signup\/confirm\/[A-Za-z0-9_-]{43}/.exec(JSON.parse(line).mail.text)?.[0];
+    assert.ok(link);
+    const confirm = await formPage(link);
+    const made = await post(link, confirm.cookie!, { _csrf: confirm.token! });
+    assert.equal(made.status, 200);
+    const body = await made.text();
+    const key = /value="(sl_live_[0-9A-Za-z]{40})"/.exec(body)?.[1];
+    assert.ok(key, 'the key is shown once on screen');
+    const session = made.headers.getSetCookie().find((c) => c.startsWith('sl_session='));
+    assert.match(session ?? '', /httponly/i);
+    assert.match(session ?? '', /samesite=lax/i);
+    const keyMail = t.logs.find((l) => l.includes('Your Sightline API key') && l.includes(email));
+    assert.ok(keyMail, 'the key mail is logged');
+    assert.ok(!t.logs.some((l) => l.includes(key)), 'the key itself never reaches the log');
+    assert.equal((await call(t.url, '/api/v1/account', { key })).status, 200);
+  });
+
+  it('lets the owner of an operator-made account set a first password through the reset link', async () => {
+    const email = 'made-by-cli@example.test';
+    await createAccount(t.handle.db, { email, variant: 'A', tier: 'pro' });
+    const signIn = async (password: string) => {
+      const p = await formPage('/signin');
+      return post('/signin', p.cookie!, { _csrf: p.token!, email, password });
+    };
+    assert.equal((await signIn('first password 1234')).status, 401, 'no password yet');
+    const reset = await formPage('/reset');
+    assert.equal((await post('/reset', reset.cookie!, { _csrf: reset.token!, email })).status, 200);
+    const line = t.logs.find((l) => l.includes('Reset your Sightline password') && l.includes(email));
+    assert.ok(line);
+    const link = /\/reset\/[A-Za-z0-9_-]{43}/.exec(JSON.parse(line).mail.text)![0];
+    const form = await formPage(link);
+    const set = await post(link, form.cookie!, { _csrf: form.token!, password: 'first password 1234' });
+    assert.equal(set.status, 200);
+    const ok = await signIn('first password 1234');
+    assert.equal(ok.status, 303);
+    assert.equal(ok.headers.get('location'), '/console');
+  });
+
+  it('leaves JSON clients on the API: unknown paths stay problem+json, /console without a session redirects', async () => {
+    const missing = await call(t.url, '/nope');
+    assert.equal(missing.status, 404);
+    assert.match(missing.headers.get('content-type') ?? '', /problem\+json/);
+    const console = await fetch(`${t.url}/console/keys`, { headers: html, redirect: 'manual' });
+    assert.equal(console.status, 302);
+    assert.equal(console.headers.get('location'), '/signin?next=%2Fconsole%2Fkeys');
+  });
+});
