@@ -142,7 +142,7 @@ export async function ingest(
         agent: c.agent ?? '',
         type: c.type ?? '',
         verification: 'none',
-        confidence: 0,
+        confidence: c.confidence, // the classifier's; replaced below once verified
       };
       const signed: SignedRequest | null =
         req.headers?.['signature-input'] && req.headers.signature
@@ -173,7 +173,7 @@ export async function ingest(
     // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
     a.confidence =
       a.verification === 'none'
-        ? Math.min(CONFIDENCE.none, classifyUserAgent(a.req.userAgent).confidence)
+        ? Math.min(CONFIDENCE.none, a.confidence)
         : CONFIDENCE[a.verification];
   }
   counts.agents = agents.length;
