@@ -172,9 +172,7 @@ export async function ingest(
   for (const a of agents) {
     // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
     a.confidence =
-      a.verification === 'none'
-        ? Math.min(CONFIDENCE.none, a.confidence)
-        : CONFIDENCE[a.verification];
+      a.verification === 'none' ? Math.min(CONFIDENCE.none, a.confidence) : CONFIDENCE[a.verification];
   }
   counts.agents = agents.length;
   counts.ai_referrals = referrals.length;
