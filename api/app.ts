@@ -21,16 +21,25 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   app.silent = true; // errors are logged by our own middleware, once
   const router = new Router();
   const openapi = buildOpenApi(routes, services.config);
-  const body = koaBody({
-    jsonLimit: services.config.BODY_LIMIT,
-    formLimit: services.config.BODY_LIMIT,
-    textLimit: services.config.BODY_LIMIT,
-    multipart: false,
-    jsonStrict: true,
-    onError: (err) => {
-      throw err;
-    },
-  });
+  // One parser per body limit: most routes take BODY_LIMIT, a few (collect) declare their own.
+  const parsers = new Map<string, Middleware>();
+  const bodyParser = (limit: string): Middleware => {
+    let parser = parsers.get(limit);
+    if (!parser) {
+      parser = koaBody({
+        jsonLimit: limit,
+        formLimit: limit,
+        textLimit: limit,
+        multipart: false,
+        jsonStrict: true,
+        onError: (err) => {
+          throw err;
+        },
+      }) as Middleware;
+      parsers.set(limit, parser);
+    }
+    return parser;
+  };
   const named = (name: string): Middleware => {
     return async (ctx, next) => {
       ctx.state.routeName = name;
@@ -47,7 +56,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
       def.path,
       named(def.path),
       guard(def.access, services),
-      body,
+      bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT),
       validate(def),
       async (rawCtx) => {
         const ctx = rawCtx as RouteContext;

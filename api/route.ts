@@ -50,6 +50,8 @@ export interface RouteDef<
     input: RouteInput<z.output<Q>, z.output<P>, z.output<B>>,
     services: Services,
   ) => Promise<void> | void;
+  /** Largest body this route accepts (413 beyond), when it differs from BODY_LIMIT. */
+  bodyLimit?: string;
   /** Hidden from /openapi.json (e.g. /metrics). */
   hidden?: boolean;
 }

@@ -26,7 +26,7 @@ const ConfigSchema = z.object({
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   WORKER_SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(30_000),
-  BODY_LIMIT: z.string().default('1mb'),
+  BODY_LIMIT: z.string().default('256kb'),
   RATE_LIMIT_IP_DEFAULT: z.coerce.number().int().min(1).default(1000),
   /** Polls of GET /api/v1/scans/{id} per hour, per key or per address: a bucket of their own. */
   RATE_LIMIT_POLL: z.coerce.number().int().min(1).default(1800),

@@ -85,14 +85,22 @@ export class Admitter {
     return state;
   }
 
-  /** Counts a failed authentication against the caller's address, then refuses with 401. */
-  private async refuseAuth(caller: Caller, auth: Exclude<AuthResult, { ok: true }>): Promise<never> {
-    const state = await this.take(
+  /**
+   * Counts a failed authentication against the caller's address (429 once that is spent): for
+   * doors with credentials of their own, such as collect's ingest tokens.
+   */
+  countFailedAuth(caller: Caller): Promise<RateState> {
+    return this.take(
       `ip:default:${caller.ip}`,
       this.config.RATE_LIMIT_IP_DEFAULT,
       'ip',
       'this client address',
     );
+  }
+
+  /** Counts a failed authentication against the caller's address, then refuses with 401. */
+  private async refuseAuth(caller: Caller, auth: Exclude<AuthResult, { ok: true }>): Promise<never> {
+    const state = await this.countFailedAuth(caller);
     throw new AdmissionError(unauthorized(UNAUTHORIZED_DETAIL[auth.reason]), state);
   }
 

@@ -7,7 +7,7 @@ import { createUrlPolicy } from '../net/url-policy.ts';
 import { classifyVisit as classifyUserAgent } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
-import { aiReferral } from './referrals.ts';
+import { aiReferral, engine } from './referrals.ts';
 import {
   CONFIDENCE,
   directoryKeyResolver,
@@ -16,7 +16,7 @@ import {
   type Verifier,
   verifyVisit,
 } from './verify.ts';
-import { NonceCache, type SignedRequest } from './web-bot-auth.ts';
+import { NonceCache, type SignedRequest, verifyWebBotAuth } from './web-bot-auth.ts';
 
 // The one ingestion pipeline behind both doors (POST /api/v1/collect and `sightline logs
 // import`): classify each request, verify the agents, and store agent events, AI referrals,
@@ -131,6 +131,12 @@ export async function ingest(
   const pending: Promise<void>[] = [];
   const referrals: { req: IngestRequest; platform: string; host: string }[] = [];
   const origin = new URL(site.url).origin;
+  const signedVisits: Promise<{ req: IngestRequest; agentUrl: string | null }>[] = [];
+  const human = (req: IngestRequest) => {
+    const ref = aiReferral(req.referer, req.path);
+    if (ref) referrals.push({ req, ...ref });
+    else counts.humans_ignored++;
+  };
 
   for (const req of requests) {
     const c = classifyUserAgent(req.userAgent);
@@ -142,7 +148,7 @@ export async function ingest(
         agent: c.agent ?? '',
         type: c.type ?? '',
         verification: 'none',
-        confidence: 0,
+        confidence: c.confidence, // the classifier's; replaced below once verified
       };
       const signed: SignedRequest | null =
         req.headers?.['signature-input'] && req.headers.signature
@@ -164,17 +170,50 @@ export async function ingest(
       counts.bots_ignored++;
       continue;
     }
-    const ref = aiReferral(req.referer, req.path);
-    if (ref) referrals.push({ req, ...ref });
-    else counts.humans_ignored++;
+    // Agents that browse with a browser's user agent (ChatGPT agent, for one) prove themselves
+    // with a Web Bot Auth signature: a verified one is an agent, named by its Signature-Agent.
+    if (
+      req.headers?.['signature-input']?.includes('web-bot-auth') &&
+      req.headers.signature &&
+      verifier.resolveKey
+    ) {
+      const resolveKey = verifier.resolveKey;
+      signedVisits.push(
+        verifyWebBotAuth(
+          { method: req.method, url: origin + req.path, headers: req.headers, at: req.time },
+          resolveKey,
+          verifier.nonces,
+        ).then((r) => ({ req, agentUrl: r.ok ? (r.agentUrl ?? '') : null })),
+      );
+      continue;
+    }
+    human(req);
+  }
+  for (const { req, agentUrl } of await Promise.all(signedVisits)) {
+    if (agentUrl === null) {
+      human(req);
+      continue;
+    }
+    let host = '';
+    try {
+      host = new URL(agentUrl).hostname;
+    } catch {
+      // a key resolved without a Signature-Agent URL
+    }
+    agents.push({
+      req,
+      platform: engine(host) ?? (host || 'Other'),
+      agent: '',
+      type: 'browse',
+      verification: 'signature',
+      confidence: 1,
+    });
   }
   if (pending.length) await Promise.all(pending);
   for (const a of agents) {
     // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
     a.confidence =
-      a.verification === 'none'
-        ? Math.min(CONFIDENCE.none, classifyUserAgent(a.req.userAgent).confidence)
-        : CONFIDENCE[a.verification];
+      a.verification === 'none' ? Math.min(CONFIDENCE.none, a.confidence) : CONFIDENCE[a.verification];
   }
   counts.agents = agents.length;
   counts.ai_referrals = referrals.length;

@@ -24,7 +24,8 @@ export interface Referral {
   host: string;
 }
 
-function engine(host: string): string | null {
+/** The answer engine behind a host name (chatgpt.com -> OpenAI), or null. */
+export function engine(host: string): string | null {
   const h = host.toLowerCase().replace(/^www\./, '');
   for (const [re, platform] of ENGINES) if (re.test(h)) return platform;
   return null;

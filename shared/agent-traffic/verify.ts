@@ -63,7 +63,9 @@ export class RdnsVerifier {
       hit = (async () => {
         let names: string[];
         try {
-          names = await this.resolver.reverse(ip);
+          // resolvePtr, not reverse(): reverse() reports an unreachable server as ENOTFOUND too,
+          // which would make every agent of an offline deployment look spoofed.
+          names = await this.resolver.resolvePtr(arpaName(ip));
         } catch (err) {
           return (err as { code?: string }).code === 'ENOTFOUND' ? 'nxdomain' : 'error';
         }
@@ -91,6 +93,15 @@ export class RdnsVerifier {
     if (names === 'nxdomain') return 'mismatch';
     return names.some((n) => domains.some((d) => n.endsWith(d) || `.${n}` === d)) ? 'confirmed' : 'mismatch';
   }
+}
+
+/** 1.2.3.4 -> 4.3.2.1.in-addr.arpa; IPv6 -> nibbles under ip6.arpa. */
+export function arpaName(ip: string): string {
+  const addr = ipaddr.process(ip);
+  const bytes = addr.toByteArray();
+  if (addr.kind() === 'ipv4') return `${bytes.reverse().join('.')}.in-addr.arpa`;
+  const nibbles = bytes.flatMap((b) => [(b >> 4).toString(16), (b & 15).toString(16)]);
+  return `${nibbles.reverse().join('.')}.ip6.arpa`;
 }
 
 function sameIp(a: string, b: string): boolean {

@@ -314,10 +314,16 @@ describe('POST /api/v1/collect', () => {
           item({ user_agent: ua, ip: '198.51.100.50', headers: signed('n-1') }),
           item({ user_agent: ua, ip: '198.51.100.51', headers: signed('n-1') }), // replayed nonce
           item({ user_agent: ua, ip: '198.51.100.52', headers: signed('n-2', 'example.org') }), // another site's signature
+          // An agent browsing with a browser's user agent, proven by its signature.
+          item({ user_agent: CHROME, ip: '198.51.100.53', headers: signed('n-3') }),
+          // A browser with a signature that does not verify stays a human visit.
+          item({ user_agent: CHROME, ip: '198.51.100.54', headers: signed('n-4', 'example.org') }),
         ],
       },
     });
     assert.equal(res.status, 202, res.text);
+    assert.equal(res.body.agents, 4);
+    assert.equal(res.body.humans_ignored, 1);
     const rows = await events(site.id);
     const v = Object.fromEntries(rows.map((r) => [r.ip, r.verification]));
     assert.deepEqual([v['198.51.100.50'], v['198.51.100.51'], v['198.51.100.52']].sort(), [
@@ -325,6 +331,10 @@ describe('POST /api/v1/collect', () => {
       'spoofed',
       'spoofed',
     ]);
+    const browsing = rows.find((r) => r.ip === '198.51.100.53')!;
+    assert.equal(browsing.verification, 'signature');
+    assert.equal(browsing.type, 'browse');
+    assert.equal(browsing.platform, '127.0.0.1', 'named by its Signature-Agent host');
     assert.ok(agentHost.hits.some((h) => h.url === '/.well-known/http-message-signatures-directory'));
   });
 });

@@ -1,11 +1,11 @@
-import { takeToken } from '../../../shared/accounts/rate-limit.ts';
+import { AdmissionError, Admitter, rateLimitError } from '../../../shared/accounts/admission.ts';
 import { takeEvents } from '../../../shared/agent-traffic/budget.ts';
 import { authorizeCollect, processVerifier, toIngestRequest } from '../../../shared/agent-traffic/collect.ts';
 import { ingest } from '../../../shared/agent-traffic/ingest.ts';
-import { AppError } from '../../../shared/errors.ts';
 import { rateLimited } from '../../../shared/metrics.ts';
+import { callerOf, setRateHeaders } from '../../middlewares/guard.ts';
 import { ProblemSchema } from '../../openapi.ts';
-import { defineRoute, type RouteContext } from '../../route.ts';
+import { defineRoute } from '../../route.ts';
 import { CollectBody, CollectResult } from './schema.ts';
 
 // POST /api/v1/collect: a site's server reports the requests it served. Authorised by the site's
@@ -19,17 +19,12 @@ const problem = (description: string) => ({
   contentType: 'application/problem+json',
 });
 
-const setHeaders = (ctx: RouteContext, s: { limit: number; remaining: number; reset: number }) => {
-  ctx.set('X-RateLimit-Limit', String(s.limit));
-  ctx.set('X-RateLimit-Remaining', String(s.remaining));
-  ctx.set('X-RateLimit-Reset', String(s.reset));
-};
-
 export default [
   defineRoute({
     method: 'post',
     path: '/api/v1/collect',
     operationId: 'collectRequests',
+    bodyLimit: '1mb', // batches of up to 1,000 requests
     summary: 'Report requests your site served (agent-traffic ingestion)',
     description:
       'Send `Authorization: Bearer <ingest token>` (from `sightline sites add`) or a variant B API key of the site’s account. 1 to 1,000 requests per batch, at most 1 MB. A batch with any invalid item is refused whole (400, `errors` names each bad index) and nothing of it is stored. Agents are classified (platform, agent, type) and verified (Web Bot Auth signature, vendor IP ranges, forward-confirmed reverse DNS, or `spoofed`); human visits from answer engines count as AI referrals; other visits are dropped. The same request posted again is stored once. Ingestion has its own budget per site, in events per rolling hour (`AGENT_INGEST_EVENTS_PER_HOUR`); the X-RateLimit-* headers of this endpoint describe that budget, and a batch that does not fit is refused whole with 429. Calls here do not count against the key’s hourly calls.',
@@ -46,29 +41,25 @@ export default [
     async handler(ctx, { body }, services) {
       const auth = await authorizeCollect(services.db, ctx.get('authorization') || undefined, body.site);
       if (!auth.ok) {
+        // A failed authentication is counted per client address, through the one admission path.
         if (auth.error.status === 401) {
-          // Failed authentication is counted per client address, like everywhere else.
-          const s = await takeToken(
-            services.db,
-            `ip:default:${ctx.ip}`,
-            services.config.RATE_LIMIT_IP_DEFAULT,
-          );
-          setHeaders(ctx, s);
+          const admitter = new Admitter(services.db, services.config);
+          const state = await admitter.countFailedAuth(callerOf(ctx)).catch((err) => {
+            if (err instanceof AdmissionError) setRateHeaders(ctx, err.rate);
+            throw err;
+          });
+          setRateHeaders(ctx, state);
         }
         throw auth.error;
       }
       const limit = services.config.AGENT_INGEST_EVENTS_PER_HOUR;
       const budget = await takeEvents(services.db, auth.site.id, body.requests.length, limit);
-      setHeaders(ctx, budget);
+      setRateHeaders(ctx, budget);
       if (!budget.allowed) {
         rateLimited.inc({ kind: 'ingest' });
-        const retryAfter = Math.max(1, budget.reset - Math.floor(Date.now() / 1000));
-        throw new AppError(
-          429,
-          'rate_limited',
-          'Too many requests',
-          `This site may ingest ${limit} events per hour; ${budget.remaining} are left and the batch has ${body.requests.length}. Retry after ${retryAfter}s.`,
-          { headers: { 'Retry-After': String(retryAfter) } },
+        throw rateLimitError(
+          budget,
+          `this site's ingestion (${budget.remaining} events left, the batch has ${body.requests.length})`,
         );
       }
       const counts = await ingest(
