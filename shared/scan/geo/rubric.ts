@@ -24,3 +24,11 @@ export const READABLE = { passageWords: 80, sentenceWords: 22, sentenceWordsPoor
 
 // First-hand material ("we surveyed", "our data") and attributed statements ("according to")
 // are phrase lists per language: shared/scan/checks/content/lib/link-words.ts (phrasesFor).
+
+/**
+ * Thin content cannot earn full marks on a ratio: statistics and structure are scaled by
+ * min(1, prose words / this). A listing page's twelve 13-word card blurbs are not 12 passages of
+ * prose; an article of 300 words of paragraphs is.
+ */
+export const PROSE_FULL_WORDS = 300;
+export const proseVolume = (proseWords: number) => Math.min(1, proseWords / PROSE_FULL_WORDS);

@@ -31,6 +31,7 @@ export default defineCheck({
     const attributed = attribution ? sentences(prose).filter((s) => attribution.test(fold(s))).length : 0;
     const signals = {
       original: originality ? originality.test(fold(prose)) : null,
+      // Quotations wherever they stand (a pull quote in an <aside> counts).
       quotations: p.blockquotes + p.inlineQuotes > 0 || attributed > 0,
       citations: p.outboundLinks,
       author: a.author !== null,
