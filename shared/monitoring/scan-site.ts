@@ -66,7 +66,14 @@ async function competitorScores(db: Kysely<Database>, accountId: string): Promis
   return rows.map((r) => r.overall_score);
 }
 
-type SiteRow = { id: string; account_id: string; url: string; site_type: 'own' | 'competitor' };
+type SiteRow = {
+  id: string;
+  account_id: string;
+  url: string;
+  site_type: 'own' | 'competitor';
+  indexnow_key: string | null;
+  indexnow_key_location: string | null;
+};
 
 /** The site, when it is still active under an active subscription. */
 async function activeSite(db: Kysely<Database>, siteId: string): Promise<SiteRow | undefined> {
@@ -75,7 +82,15 @@ async function activeSite(db: Kysely<Database>, siteId: string): Promise<SiteRow
     .innerJoin('subscriptions as s', (j) =>
       j.onRef('s.account_id', '=', 'm.account_id').on('s.status', '=', 'active'),
     )
-    .select(['m.id', 'm.account_id', 'm.url', 'm.site_type', 'm.status'])
+    .select([
+      'm.id',
+      'm.account_id',
+      'm.url',
+      'm.site_type',
+      'm.status',
+      'm.indexnow_key',
+      'm.indexnow_key_location',
+    ])
     .where('m.id', '=', siteId)
     .executeTakeFirst();
   return site?.status === 'active' ? site : undefined;
@@ -103,6 +118,9 @@ async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): P
     browser: deps.browser,
     signal: deadline,
     log: (msg) => log.debug({ siteId: site.id }, msg),
+    indexnow: site.indexnow_key
+      ? { key: site.indexnow_key, keyLocation: site.indexnow_key_location }
+      : undefined,
     // Scored with the scan models too, so the stored scan serves the other views; checks run once.
     models: [...SCAN_MODELS, monitoringModel.id],
   });
