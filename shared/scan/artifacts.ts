@@ -126,6 +126,12 @@ export interface RenderedViewport {
   width: number;
   height: number;
   scrollWidth: number; // > width means horizontal overflow
+  /**
+   * Elements whose box reaches past the viewport's right edge and is not clipped by an ancestor
+   * with overflow hidden/clip: the boxes that really widen the layout (tag.class, up to 5).
+   * Absent in artifacts stored before it was recorded.
+   */
+  widening?: string[];
   tapTargets: { total: number; tooSmall: number; examples: string[] };
   smallTextRatio: number; // share of visible text nodes with font-size < 12px
   aboveFoldText: string; // visible text inside the first viewport
