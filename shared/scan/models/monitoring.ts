@@ -30,7 +30,7 @@ const aiChecks: ModelCheckRef[] = GEO_SIGNALS.flatMap((s) => {
  */
 export const monitoringModel: ScoringModel = {
   id: 'monitoring',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Monitoring: SEO, speed, copy, social, local, competitor standing and AI visibility',
   dimensions: [
     { ...fromSiteAudit('seo'), weight: 25 },

@@ -136,7 +136,7 @@ const conversion: ModelDimension = {
  */
 export const siteAuditModel: ScoringModel = {
   id: 'site-audit',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Site audit: SEO, speed, security, accessibility, mobile, content and conversion',
   dimensions: [seo, speed, { ...SECURITY_DIMENSION, weight: 15 }, accessibility, mobile, content, conversion],
   grades: LETTER_GRADES,
