@@ -1,4 +1,6 @@
 import { type Html, html, raw } from '../../shared/html.ts';
+import { gradeFor } from '../../shared/scan/model.ts';
+import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
 import type { StatusPageView } from '../presenters/monitor.ts';
 
 // The public status page: one self-contained document (inline CSS and SVG, no scripts, no
@@ -27,7 +29,31 @@ const ALERT_LABELS: Record<AlertView['alert_type'], string> = {
 };
 
 // Lighthouse's bands: 90-100 good, 50-89 needs improvement, 0-49 poor.
-const band = (score: number) => (score >= 90 ? 'good' : score >= 50 ? 'fair' : 'poor');
+// One scale for the whole page: the colour of a score, its grade and the legend all come from the
+// monitoring model's grade bands (A/B good, C/D fair, F poor), so 52 is never "Grade F" in a
+// "needs work" colour.
+const BAND_OF_GRADE: Record<string, 'good' | 'fair' | 'poor'> = {
+  A: 'good',
+  B: 'good',
+  C: 'fair',
+  D: 'fair',
+  F: 'poor',
+};
+export const band = (score: number) => BAND_OF_GRADE[gradeFor(monitoringModel, score)] ?? 'poor';
+
+/** "A 90 and above, B 80-89, …, F below 60": the legend, from the same bands. */
+export function gradeLegend(): string {
+  const g = monitoringModel.grades;
+  return g
+    .map((b, i) =>
+      i === 0
+        ? `${b.grade} ${b.min} and above`
+        : b.min === 0
+          ? `${b.grade} below ${g[i - 1]!.min}`
+          : `${b.grade} ${b.min}-${g[i - 1]!.min - 1}`,
+    )
+    .join(', ');
+}
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -247,7 +273,7 @@ export function renderStatusPage(view: StatusPageView): string {
 </header>
 <div class="cards">${view.sites.map((s) => siteCard(s, now))}</div>
 <section class="alerts-section"><h2>Recent alerts</h2>${alertList(view.alerts, now)}</section>
-<footer>Scores run from 0 to 100: 90 and above is good, 50 to 89 needs work, below 50 is poor.</footer>`;
+<footer>Scores run from 0 to 100. Grades: ${gradeLegend()}. Green is A or B, amber C or D, red F.</footer>`;
   return page('Site status', body);
 }
 

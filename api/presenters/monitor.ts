@@ -18,6 +18,8 @@ export function presentSite(site: MonitoredSite) {
     nextScanDueAt: site.next_scan_due_at.getTime(),
     webhook_url: site.webhook_url,
     alert_threshold: site.alert_threshold,
+    indexnow_key: site.indexnow_key,
+    indexnow_key_location: site.indexnow_key_location,
   };
 }
 

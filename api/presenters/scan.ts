@@ -31,7 +31,10 @@ export function presentScanA(scan: Scan) {
       name: d.name,
       // A dimension no check could assess reports 0 and says so, rather than a made-up score.
       score: d.score ?? 0,
-      issues: d.score === null ? [`${d.name} could not be assessed on this page`, ...d.issues] : d.issues,
+      issues:
+        d.score === null && !d.notComputed
+          ? [`${d.name} could not be assessed on this page`, ...d.issues]
+          : d.issues,
       passes: d.passes,
     })),
     scanId: scan.id,

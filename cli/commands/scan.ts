@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
+import { pageVerdict } from '../../shared/scan/computed/page-kind.ts';
 import { runScan } from '../../shared/scans/run-scan.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
@@ -38,13 +39,36 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
     });
     progress('done');
     const page = artifacts.Page;
+    const verdict = pageVerdict(artifacts);
+    // An error page is not scored as content: exit non-zero, as for a page that could not be fetched.
+    const failed = !page || isGatherError(page) || verdict.kind === 'error_status';
     if (values.json) {
-      io.out(JSON.stringify({ url: url.toString(), mode, results, artifacts }, null, 2));
-      return page && !isGatherError(page) ? 0 : 1;
+      io.out(
+        JSON.stringify(
+          {
+            url: url.toString(),
+            mode,
+            httpStatus: verdict.httpStatus,
+            pageKind: verdict.kind,
+            results,
+            artifacts,
+          },
+          null,
+          2,
+        ),
+      );
+      return failed ? 1 : 0;
     }
     if (!page || isGatherError(page)) {
       io.err(`could not fetch ${url}: ${page && isGatherError(page) ? page.error.message : 'no page'}`);
       return 1;
+    }
+    if (verdict.kind === 'error_status') {
+      io.err(
+        `${url} answered HTTP ${verdict.httpStatus}: an error page, not content; not scored (security and SEO below)`,
+      );
+    } else if (verdict.kind === 'directory_listing') {
+      io.err(`warning: ${url} serves an auto-generated directory listing (${verdict.listing}), not a page`);
     }
     for (const [modelId, r] of Object.entries(results)) {
       io.out(`\n${modelId} ${r.modelVersion}: ${r.overallScore}/100 (grade ${r.grade})`);
@@ -54,12 +78,12 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
         if (d.issues.length > 5) io.out(`      … ${d.issues.length - 5} more`);
       }
     }
-    const failed = Object.entries(artifacts).filter(([, v]) => isGatherError(v));
-    if (failed.length)
+    const notGathered = Object.entries(artifacts).filter(([, v]) => isGatherError(v));
+    if (notGathered.length)
       io.out(
-        `\nnot gathered: ${failed.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`,
+        `\nnot gathered: ${notGathered.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`,
       );
-    return 0;
+    return failed ? 1 : 0;
   } finally {
     await closeBrowserResources();
   }

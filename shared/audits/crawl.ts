@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import { NetError } from '../net/net-error.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
@@ -65,6 +66,11 @@ export interface CrawlResult {
     notHtml: string[];
     errors: { url: string; error: string }[];
     offSite: number; // redirected to another origin
+    /**
+     * Pages already audited under another URL (same final URL, same canonical URL, or the same
+     * document body: `/` and `/index.html`), not counted twice.
+     */
+    duplicates: { url: string; sameAs: string }[];
     notVisited: number; // still queued when a bound was reached
   };
   durationMs: number;
@@ -115,7 +121,7 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     sitemap,
     crawlDelaySeconds: crawlDelay,
     pages: [],
-    skipped: { disallowedByRobots: [], notHtml: [], errors: [], offSite: 0, notVisited: 0 },
+    skipped: { disallowedByRobots: [], notHtml: [], errors: [], offSite: 0, notVisited: 0, duplicates: [] },
     durationMs: 0,
   };
   const seen = new Set<string>([keyOf(opts.start.href), keyOf(start.finalUrl)]);
@@ -157,6 +163,17 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
   const deadline = started + opts.budgetMs;
   const concurrency = crawlDelay ? 1 : opts.concurrency;
   const finalSeen = new Set<string>([keyOf(start.finalUrl)]);
+  // One page, one entry: its canonical URL and its body identify it as well as its final URL.
+  const identities = new Map<string, string>();
+  const identify = (page: PageArtifact): string | null => {
+    for (const id of identitiesOf(page, origin)) {
+      const first = identities.get(id);
+      if (first) return first;
+    }
+    for (const id of identitiesOf(page, origin)) identities.set(id, page.finalUrl);
+    return null;
+  };
+  identify(start);
 
   const visit = async (item: Item) => {
     if (!isAllowed(robots.body, CRAWLER_TOKEN, item.url)) {
@@ -186,6 +203,13 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     if (page.status < 400 && !isHtml(page)) {
       result.skipped.notHtml.push(final);
       return;
+    }
+    if (page.status < 400) {
+      const sameAs = identify(page);
+      if (sameAs) {
+        result.skipped.duplicates.push({ url: final, sameAs });
+        return;
+      }
     }
     await addPage(page, item);
   };
@@ -301,6 +325,23 @@ export function pageLinks(page: Pick<PageArtifact, 'html' | 'finalUrl'>, origin:
     out.add(keyOf(url.href));
   });
   return [...out];
+}
+
+/**
+ * What makes two URLs one page: its same-origin canonical URL (rel=canonical), and its body's
+ * hash (a server answering `/` and `/index.html` with the same document). Final URLs are
+ * compared separately.
+ */
+function identitiesOf(page: PageArtifact, origin: string): string[] {
+  const out = [`body:${createHash('sha256').update(page.html).digest('hex')}`];
+  const href = loadDocument(page.html)('link[rel~="canonical" i]').first().attr('href')?.trim();
+  if (href) {
+    try {
+      const canonical = new URL(href, page.finalUrl);
+      if (canonical.origin === origin) out.push(`canonical:${keyOf(canonical.href)}`);
+    } catch {}
+  }
+  return out;
 }
 
 /** The URL as the crawl identifies it: fragment dropped, everything else kept. */

@@ -86,7 +86,7 @@ function reportPage(r: AuditReport, opts: { jsonHref?: string }): Html {
       <li>${plural(r.crawl.full_mode_pages, 'key page')} rendered in a browser with Lighthouse; the others were checked over plain HTTP.</li>
       ${skippedHtml(r)}
       <li>Severity: ${r.severity_rule}</li>
-      <li>Scores: each page scored with the ${r.dimension.name} checks of the ${r.model.id} model ${r.model.version}; the report's score is their mean.</li>
+      <li>Scores: each page scored with the ${r.dimension.name} checks of the ${r.model.id} model ${r.model.version}; the report's score is their mean; the grade is the lower of the mean's grade and one band above that of the worst quarter of pages${r.worst_pages_score != null ? ` (here ${r.worst_pages_score})` : ''}.</li>
     </ul>
   </section>
 </main>

@@ -67,7 +67,11 @@ export interface AuditReport {
   site: string; // origin crawled
   generated_at: string;
   model: { id: string; version: string };
+  /** Mean of the page scores. */
   score: number | null;
+  /** Mean of the worst quarter of the pages (at least one): what the mean can hide. */
+  worst_pages_score?: number | null;
+  /** GRADE_RULE: the lower of the mean's grade and one band above the worst quarter's. */
   grade: string | null;
   summary: string;
   counts: Record<Severity, number>;
@@ -90,6 +94,8 @@ export interface AuditReport {
       errors: { url: string; error: string }[];
       off_site: number; // redirected to another origin
       not_visited: number; // still queued when a bound was reached
+      /** URLs that were another audited page (same final URL, canonical URL or body). */
+      duplicates?: { url: string; sameAs: string }[];
     };
   };
   severity_rule: string;
@@ -230,8 +236,7 @@ export function buildReport(input: ReportInput): AuditReport {
     number
   >;
   const scores = perPage.flatMap((p) => (p.page.score === null ? [] : [p.page.score]));
-  const score = scores.length ? Math.round(scores.reduce((a, b) => a + b, 0) / scores.length) : null;
-  const grade = score === null ? null : gradeFor(input.model, score);
+  const { score, worst, grade } = auditGrade(input.model, scores);
   const report: AuditReport = {
     format_version: REPORT_FORMAT_VERSION,
     order_id: input.orderId,
@@ -242,6 +247,7 @@ export function buildReport(input: ReportInput): AuditReport {
     generated_at: input.generatedAt.toISOString(),
     model: { id: input.model.id, version: input.model.version },
     score,
+    worst_pages_score: worst,
     grade,
     summary: '',
     counts,
@@ -264,12 +270,35 @@ export function buildReport(input: ReportInput): AuditReport {
         errors: crawl.skipped.errors,
         off_site: crawl.skipped.offSite,
         not_visited: crawl.skipped.notVisited,
+        duplicates: crawl.skipped.duplicates ?? [],
       },
     },
     severity_rule: SEVERITY_RULE,
   };
   report.summary = summarise(report);
   return report;
+}
+
+export const GRADE_RULE =
+  'The score is the mean of the page scores. The grade is the lower of the mean’s grade and one band above the grade of the worst quarter of the pages (their mean), so a broken half of a site cannot hide behind a repaired half. The same page under two URLs (same final URL, canonical URL or document) is audited once.';
+
+/**
+ * An audit's score and grade from its page scores (GRADE_RULE). Grades are the model's bands,
+ * best first; "one band above" the worst quarter's grade caps how far the mean can carry it.
+ */
+export function auditGrade(
+  model: Pick<ScoringModel, 'grades'>,
+  scores: number[],
+): { score: number | null; worst: number | null; grade: string | null } {
+  if (scores.length === 0) return { score: null, worst: null, grade: null };
+  const mean = Math.round(scores.reduce((a, b) => a + b, 0) / scores.length);
+  const sorted = [...scores].sort((a, b) => a - b);
+  const quarter = sorted.slice(0, Math.max(1, Math.ceil(sorted.length / 4)));
+  const worst = Math.round(quarter.reduce((a, b) => a + b, 0) / quarter.length);
+  const bands = model.grades.map((b) => b.grade);
+  const byMean = bands.indexOf(gradeFor(model, mean));
+  const byWorst = Math.max(0, bands.indexOf(gradeFor(model, worst)) - 1);
+  return { score: mean, worst, grade: bands[Math.max(byMean, byWorst)] ?? null };
 }
 
 /** The score this run costs its page (see SEVERITY_RULE). */
@@ -320,7 +349,11 @@ function siteFileUrl(check: Check, crawl: CrawlResult): string {
 
 function summarise(r: AuditReport): string {
   const pages = `${r.crawl.pages_audited} page${r.crawl.pages_audited === 1 ? '' : 's'}`;
-  const head = `${r.product.name} of ${r.site}: ${r.score === null ? 'no score' : `score ${r.score}/100 (grade ${r.grade})`} across ${pages}.`;
+  const worstNote =
+    r.worst_pages_score != null && r.score !== null && r.worst_pages_score < r.score - 10
+      ? `; its worst quarter of pages averages ${r.worst_pages_score}`
+      : '';
+  const head = `${r.product.name} of ${r.site}: ${r.score === null ? 'no score' : `score ${r.score}/100 (grade ${r.grade})`} across ${pages}${worstNote}.`;
   const total = SEVERITIES.reduce((n, s) => n + r.counts[s], 0);
   if (total === 0) return `${head} No ${r.dimension.name.toLowerCase()} issues found.`;
   const parts = SEVERITIES.filter((s) => r.counts[s] > 0).map((s) => `${r.counts[s]} ${s}`);

@@ -26,29 +26,34 @@ export const monitorTopic = (siteId: string) => `monitor:site:${siteId}`;
 
 export type MonitorScanDeps = JobContext;
 
-type Measured =
+export type Measured =
   | { status: 'ok'; overall: number; dimensions: DimensionScores; issues: string[] }
   | { status: 'down'; reason: string; code: string };
 
-/** Down means the page could not be fetched: no answer at all, or a server error (5xx). */
-function measure(outcome: ScanOutcome): Measured {
+/**
+ * Down means the page could not be fetched: no answer at all, or an error status (4xx or 5xx: a
+ * monitored page that answers 404 is as gone for its visitors as one that answers 503).
+ */
+export function measure(outcome: ScanOutcome): Measured {
   const page = outcome.artifacts.Page;
   if (!page || isGatherError(page)) {
     const e = page && isGatherError(page) ? page.error : { message: 'page not gathered', code: undefined };
     return { status: 'down', reason: e.message, code: e.code ?? 'site_unreachable' };
   }
-  if (page.status >= 500)
+  if (page.status >= 400)
     return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
   const r = outcome.results[monitoringModel.id] as ModelScore;
   const dimensions: DimensionScores = {};
-  const issues: string[] = [];
+  // A check shared by two dimensions (the meta description is SEO and copy) says its sentence
+  // once: issues are a set, in first-seen order.
+  const issues = new Set<string>();
   for (const d of r.dimensions) {
     if (d.id === 'competitor') continue;
     dimensions[d.id] = d.score ?? 0;
-    if (d.score === null) issues.push(`${d.name} could not be assessed on this page`);
-    issues.push(...d.issues);
+    if (d.score === null && !d.notComputed) issues.add(`${d.name} could not be assessed on this page`);
+    for (const issue of d.issues) issues.add(issue);
   }
-  return { status: 'ok', overall: r.overallScore, dimensions, issues };
+  return { status: 'ok', overall: r.overallScore, dimensions, issues: [...issues] };
 }
 
 async function competitorScores(db: Kysely<Database>, accountId: string): Promise<number[]> {
@@ -61,7 +66,14 @@ async function competitorScores(db: Kysely<Database>, accountId: string): Promis
   return rows.map((r) => r.overall_score);
 }
 
-type SiteRow = { id: string; account_id: string; url: string; site_type: 'own' | 'competitor' };
+type SiteRow = {
+  id: string;
+  account_id: string;
+  url: string;
+  site_type: 'own' | 'competitor';
+  indexnow_key: string | null;
+  indexnow_key_location: string | null;
+};
 
 /** The site, when it is still active under an active subscription. */
 async function activeSite(db: Kysely<Database>, siteId: string): Promise<SiteRow | undefined> {
@@ -70,7 +82,15 @@ async function activeSite(db: Kysely<Database>, siteId: string): Promise<SiteRow
     .innerJoin('subscriptions as s', (j) =>
       j.onRef('s.account_id', '=', 'm.account_id').on('s.status', '=', 'active'),
     )
-    .select(['m.id', 'm.account_id', 'm.url', 'm.site_type', 'm.status'])
+    .select([
+      'm.id',
+      'm.account_id',
+      'm.url',
+      'm.site_type',
+      'm.status',
+      'm.indexnow_key',
+      'm.indexnow_key_location',
+    ])
     .where('m.id', '=', siteId)
     .executeTakeFirst();
   return site?.status === 'active' ? site : undefined;
@@ -98,6 +118,9 @@ async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): P
     browser: deps.browser,
     signal: deadline,
     log: (msg) => log.debug({ siteId: site.id }, msg),
+    indexnow: site.indexnow_key
+      ? { key: site.indexnow_key, keyLocation: site.indexnow_key_location }
+      : undefined,
     // Scored with the scan models too, so the stored scan serves the other views; checks run once.
     models: [...SCAN_MODELS, monitoringModel.id],
   });

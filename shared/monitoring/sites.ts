@@ -57,6 +57,38 @@ export interface NewSite {
   webhookUrl?: string;
   alertThreshold?: number;
   siteType: SiteType;
+  indexnowKey?: string;
+  indexnowKeyLocation?: string;
+}
+
+/** A key file location on the site's own host (IndexNow ignores keys hosted elsewhere), absolute. */
+function keyLocation(siteUrl: string, location: string | null | undefined): string | null | undefined {
+  if (location === undefined || location === null) return location;
+  let resolved: URL;
+  try {
+    resolved = new URL(location, siteUrl);
+  } catch {
+    throw badRequest('indexnow_key_location is not a URL or path.', [
+      { field: 'body.indexnow_key_location', message: 'not a URL or path' },
+    ]);
+  }
+  if (resolved.host !== new URL(siteUrl).host || !/^https?:$/.test(resolved.protocol))
+    throw badRequest(`indexnow_key_location must be on ${new URL(siteUrl).host}.`, [
+      { field: 'body.indexnow_key_location', message: 'must be on the site’s host' },
+    ]);
+  return resolved.toString();
+}
+
+function keyFields(siteUrl: string, key: string | null | undefined, location: string | null | undefined) {
+  if (location && key === null)
+    throw badRequest('indexnow_key_location needs an indexnow_key.', [
+      { field: 'body.indexnow_key_location', message: 'needs indexnow_key' },
+    ]);
+  return {
+    ...(key !== undefined ? { indexnow_key: key } : {}),
+    ...(key === null ? { indexnow_key_location: null } : {}),
+    ...(location !== undefined ? { indexnow_key_location: keyLocation(siteUrl, location) } : {}),
+  };
 }
 
 const defaultLabel = (url: URL) => url.hostname + (url.pathname === '/' ? '' : url.pathname);
@@ -64,6 +96,11 @@ const defaultLabel = (url: URL) => url.hostname + (url.pathname === '/' ? '' : u
 export async function addSite(services: Services, accountId: string, input: NewSite): Promise<MonitoredSite> {
   await requireSubscription(services.db, accountId);
   const url = await vetTargetUrl(services, input.url);
+  if (input.indexnowKeyLocation && !input.indexnowKey)
+    throw badRequest('indexnow_key_location needs an indexnow_key.', [
+      { field: 'body.indexnow_key_location', message: 'needs indexnow_key' },
+    ]);
+  const indexnow = keyFields(url.toString(), input.indexnowKey, input.indexnowKeyLocation);
   const webhookUrl = input.webhookUrl
     ? (await vetTargetUrl(services, input.webhookUrl, 'webhook_url')).toString()
     : null;
@@ -95,6 +132,7 @@ export async function addSite(services: Services, accountId: string, input: NewS
         site_type: input.siteType,
         webhook_url: webhookUrl,
         alert_threshold: input.alertThreshold,
+        ...indexnow,
       })
       .onConflict((oc) => oc.columns(['account_id', 'url']).doNothing())
       .returningAll()
@@ -128,6 +166,8 @@ export interface SitePatch {
   webhookUrl?: string | null;
   alertThreshold?: number;
   status?: 'active' | 'paused';
+  indexnowKey?: string | null;
+  indexnowKeyLocation?: string | null;
 }
 
 export async function updateSite(services: Services, accountId: string, id: number, patch: SitePatch) {
@@ -152,6 +192,7 @@ export async function updateSite(services: Services, accountId: string, id: numb
       ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
       ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
       ...(patch.status !== undefined ? { status: patch.status } : {}),
+      ...keyFields(site.url, patch.indexnowKey, patch.indexnowKeyLocation),
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', site.id)

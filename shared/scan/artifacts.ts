@@ -126,6 +126,12 @@ export interface RenderedViewport {
   width: number;
   height: number;
   scrollWidth: number; // > width means horizontal overflow
+  /**
+   * Elements whose box reaches past the viewport's right edge and is not clipped by an ancestor
+   * with overflow hidden/clip: the boxes that really widen the layout (tag.class, up to 5).
+   * Absent in artifacts stored before it was recorded.
+   */
+  widening?: string[];
   tapTargets: { total: number; tooSmall: number; examples: string[] };
   smallTextRatio: number; // share of visible text nodes with font-size < 12px
   aboveFoldText: string; // visible text inside the first viewport
@@ -166,6 +172,20 @@ export interface LighthouseArtifact {
   runtimeError?: string;
 }
 
+/**
+ * The IndexNow key file, checked when a key is known: declared by the site's owner (a monitored
+ * site's indexnow_key) or advertised in robots.txt or the page. Without a key nothing is fetched.
+ */
+export interface IndexNowArtifact {
+  key: string | null;
+  source: 'declared' | 'robots.txt' | 'page' | null;
+  keyFileUrl: string | null;
+  status: number | null; // of the key file; null when not fetched or unreachable
+  /** The file's body, trimmed, is exactly the key (the protocol's ownership proof). */
+  matches: boolean;
+  error?: string;
+}
+
 export interface ArtifactMap {
   Page: PageArtifact;
   Resources: ResourcesArtifact;
@@ -174,6 +194,7 @@ export interface ArtifactMap {
   LlmsTxt: LlmsTxtArtifact;
   WellKnown: WellKnownArtifact;
   AgentFetches: AgentFetchesArtifact;
+  IndexNow: IndexNowArtifact;
   Rendered: RenderedArtifact;
   Lighthouse: LighthouseArtifact;
 }
@@ -190,6 +211,7 @@ export const QUICK_ARTIFACTS: ArtifactName[] = [
   'LlmsTxt',
   'WellKnown',
   'AgentFetches',
+  'IndexNow',
 ];
 export const FULL_ARTIFACTS: ArtifactName[] = [...QUICK_ARTIFACTS, 'Rendered', 'Lighthouse'];
 

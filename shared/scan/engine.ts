@@ -1,5 +1,6 @@
 import { type ArtifactMap, type ArtifactName, type ArtifactSet, isGatherError } from './artifacts.ts';
 import type { Check, CheckResult } from './check.ts';
+import { notComputedReason, type PageKind, type PageVerdict } from './computed/page-kind.ts';
 import { gradeFor, type ScoringModel } from './model.ts';
 import { modifierScore } from './security/score-table.ts';
 
@@ -60,6 +61,8 @@ export interface DimensionScore {
    * method keeps the Observatory score and grade here (shared/scan/security/score-table.ts).
    */
   evidence?: Record<string, unknown>;
+  /** Set (with score null) when the dimension was not computed because the page is not content. */
+  notComputed?: string;
 }
 
 export interface ModelScore {
@@ -68,11 +71,38 @@ export interface ModelScore {
   overallScore: number;
   grade: string;
   dimensions: DimensionScore[];
+  /** Status of the scanned page's final response (absent in results stored before it was kept). */
+  httpStatus?: number | null;
+  /** content, error_status (4xx/5xx: overall 0, grade F) or directory_listing. */
+  pageKind?: PageKind;
 }
 
-/** Scores a model from check runs: weighted mean per dimension, weighted mean of dimensions. */
-export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): ModelScore {
+/**
+ * Scores a model from check runs: weighted mean per dimension, weighted mean of dimensions.
+ * With a verdict saying the page is an error page or a directory listing, the dimensions computed
+ * from the page's content (all but `pageIndependent` ones) are not computed (score null,
+ * `notComputed` says why); an error page's overall score is 0 (grade F): there is no page to grade.
+ */
+export function scoreModel(
+  model: ScoringModel,
+  runs: Map<string, CheckRun>,
+  verdict?: PageVerdict,
+): ModelScore {
+  const skip = verdict ? notComputedReason(verdict) : null;
   const dimensions: DimensionScore[] = model.dimensions.map((dim) => {
+    if (skip && !dim.pageIndependent) {
+      const checks = dim.checks.map((ref) => runs.get(ref.id)).filter((r): r is CheckRun => r !== undefined);
+      return {
+        id: dim.id,
+        name: dim.name,
+        weight: dim.weight,
+        score: null,
+        issues: [`${dim.name} ${skip}`],
+        passes: [],
+        checks,
+        notComputed: skip,
+      };
+    }
     let sum = 0;
     let weights = 0;
     let cap = 100;
@@ -110,13 +140,15 @@ export function scoreModel(model: ScoringModel, runs: Map<string, CheckRun>): Mo
     total += d.weight * d.score;
     totalWeight += d.weight;
   }
-  const overallScore = totalWeight > 0 ? Math.round(total / totalWeight) : 0;
+  const overallScore =
+    verdict?.kind === 'error_status' ? 0 : totalWeight > 0 ? Math.round(total / totalWeight) : 0;
   return {
     modelId: model.id,
     modelVersion: model.version,
     overallScore,
     grade: gradeFor(model, overallScore),
     dimensions,
+    ...(verdict ? { httpStatus: verdict.httpStatus, pageKind: verdict.kind } : {}),
   };
 }
 

@@ -20,6 +20,12 @@ export interface ModelDimension {
    * The dimension's evidence keeps the raw Observatory score and grade.
    */
   method?: 'weighted' | 'modifiers';
+  /**
+   * True when the dimension rests on the response and the site's files rather than the page's
+   * content (security headers, robots.txt, well-known files): it is still scored when the page is
+   * an error page or a directory listing. Every other dimension is then not computed.
+   */
+  pageIndependent?: boolean;
   checks: ModelCheckRef[];
 }
 

@@ -1,5 +1,6 @@
 import type { ArtifactSet } from './artifacts.ts';
 import { allChecks } from './checks/index.ts';
+import { pageVerdict } from './computed/page-kind.ts';
 import { type ModelScore, runChecks, scoreModel } from './engine.ts';
 import { models } from './models/index.ts';
 
@@ -14,11 +15,12 @@ export function scoreArtifacts(
   modelIds: readonly string[] = SCAN_MODELS,
 ): Record<string, ModelScore> {
   const runs = runChecks(allChecks, artifacts);
+  const verdict = pageVerdict(artifacts);
   const out: Record<string, ModelScore> = {};
   for (const id of modelIds) {
     const model = models[id];
     if (!model) throw new Error(`unknown scoring model ${id}`);
-    out[id] = scoreModel(model, runs);
+    out[id] = scoreModel(model, runs, verdict);
   }
   return out;
 }

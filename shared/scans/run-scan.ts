@@ -20,6 +20,8 @@ export interface ScanDeps {
   signal: AbortSignal;
   onPhase?: (phase: string) => void;
   log?: (msg: string) => void;
+  /** A monitored site's declared IndexNow key, verified by the IndexNow gatherer. */
+  indexnow?: { key: string; keyLocation?: string | null };
   /** Models to score (every check still runs once); default: the scan models (site-audit, agent-readability). */
   models?: readonly string[];
 }
@@ -47,7 +49,14 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
   const onPhase = deps.onPhase ?? (() => {});
   const quick = timed(mode, 'quick', () =>
     gatherQuick(
-      { url, policy: deps.policy, signal: deps.signal, userAgent: SIGHTLINE_USER_AGENT, log: deps.log },
+      {
+        url,
+        policy: deps.policy,
+        signal: deps.signal,
+        userAgent: SIGHTLINE_USER_AGENT,
+        log: deps.log,
+        indexnow: deps.indexnow,
+      },
       (p) => onPhase(`gather:${p}`),
     ),
   );

@@ -202,6 +202,27 @@ export function scanFailure(scan: Scan): AppError {
   );
 }
 
+/**
+ * A finished scan whose page answered an error status (4xx/5xx): the page views (A, B,
+ * citability) answer this problem instead of scores computed from a server's error page.
+ * Site-level views (llms.txt) still answer. Null for a content page or a result stored before
+ * the status was recorded.
+ */
+export function targetErrorStatus(scan: Scan): AppError | null {
+  if (scan.status !== 'done' || !scan.results) return null;
+  const r = Object.values(
+    scan.results as Record<string, { pageKind?: string; httpStatus?: number | null }>,
+  )[0];
+  if (r?.pageKind !== 'error_status') return null;
+  return new AppError(
+    422,
+    'target_error_status',
+    'Target page answered an error status',
+    `${scan.url} answered HTTP ${r.httpStatus}: that is the server's error page, not content, so it is not scored. Scan a URL that answers 2xx.`,
+    { scanId: scan.id, httpStatus: r.httpStatus },
+  );
+}
+
 /** Body of a 202 answer: where and how to poll. */
 export function pendingBody(scan: Scan, location: string) {
   return {

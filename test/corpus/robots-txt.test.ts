@@ -4,6 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import {
   evaluate,
+  GOOGLE_MAX_LINE_BYTES,
   isAllowed,
   type MatchOptions,
   namesAgent,
@@ -232,6 +233,17 @@ describe('robots.txt: google/robotstxt-spec-test', {
     assert.ok(google.length > 0);
   });
 
+  it('Google mode passes every case, STANDARD and GOOGLE_SPECIFIC alike', () => {
+    const misses = cases.filter(
+      (c) => isAllowed(c.robotstxt, c.agent, c.url, { google: true }) !== c.allowed,
+    );
+    assert.deepEqual(
+      misses.map(describeCase),
+      [],
+      `${misses.length} of ${cases.length} cases fail in Google mode`,
+    );
+  });
+
   it('with default options differs only where tokens hold digits or the URL is /robots.txt', (t) => {
     const standard = cases.filter((c) => c.type === 'STANDARD');
     const misses = standard.filter((c) => isAllowed(c.robotstxt, c.agent, c.url) !== c.allowed);
@@ -262,5 +274,26 @@ describe('robots.txt: ai.robots.txt block-list', {
     const gptbot =
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)';
     assert.equal(isAllowed(robots, gptbot, 'https://example.com/'), false);
+  });
+});
+
+describe('robots.txt: Google mode beyond the suite (issue 14)', () => {
+  it('a user-agent line with a space names its first word; the crawler name is compared as given', () => {
+    const txt = 'User-agent: *\nDisallow: /\n\nUser-agent: Foo Bar\nAllow: /x/\nDisallow: /\n';
+    assert.equal(isAllowed(txt, 'Foo', 'http://a.test/x/y', { google: true }), true);
+    assert.equal(isAllowed(txt, 'Foo Bar', 'http://a.test/x/y', { google: true }), false);
+  });
+  it('Allow: /dir/index.html also allows /dir/ exactly, not /dir/other; RFC mode does not', () => {
+    const txt = 'User-agent: *\nDisallow: /dir/\nAllow: /dir/index.html\n';
+    assert.equal(isAllowed(txt, 'x', 'http://a.test/dir/', { google: true }), true);
+    assert.equal(isAllowed(txt, 'x', 'http://a.test/dir/other', { google: true }), false);
+    assert.equal(isAllowed(txt, 'x', 'http://a.test/dir/', { tokens: 'rfc' }), false);
+  });
+  it("rules are cut at Google's line-length limit; RFC mode reads the whole line", () => {
+    const long = `/${'a'.repeat(GOOGLE_MAX_LINE_BYTES + 100)}x`;
+    const txt = `User-agent: *\nDisallow: ${long}\n`;
+    const url = `http://a.test/${'a'.repeat(GOOGLE_MAX_LINE_BYTES + 100)}y`;
+    assert.equal(isAllowed(txt, 'x', url, { google: true }), false);
+    assert.equal(isAllowed(txt, 'x', url, { tokens: 'rfc' }), true);
   });
 });

@@ -333,7 +333,8 @@ describe('variant B tools against a fixture site', () => {
     const client = await connectListed(await t.newKey('B', 'optimisation'));
     const { body, text } = await callOk(client, 'get_citability_score', { url: site.origin });
     assert.ok(body.overall >= 0 && body.overall <= 100);
-    assert.match(text, /citability/);
+    assert.match(text, /citability/i);
+    assert.equal(text.match(/\(grade [A-F]\)/g)?.length, 1, `the score is said once: ${text}`);
     const rest = await call(t.url, '/api/tools/citability', { method: 'POST', body: { url: site.origin } });
     assert.equal(rest.status, 200);
     assert.deepEqual(body, rest.body);

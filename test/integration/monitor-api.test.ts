@@ -213,6 +213,40 @@ describe('monitoring: sites', () => {
     assertProblem(target, 400, 'url_not_allowed');
   });
 
+  it('an own site declares its IndexNow key (and key location on its host); PATCH null removes both', async () => {
+    const key = await t.newKey('A', 'free', { plan: 'growth' });
+    const res = await call(t.url, SITES, {
+      method: 'POST',
+      key,
+      body: { url: page('/inx'), indexnow_key: 'f3b9c2a1d4e5f607', indexnow_key_location: '/keys/inx.txt' },
+    });
+    assert.equal(res.status, 201, res.text);
+    spec.check('POST', SITES, res);
+    assert.equal(res.body.indexnow_key, 'f3b9c2a1d4e5f607');
+    assert.equal(res.body.indexnow_key_location, page('/keys/inx.txt'));
+    const elsewhere = await call(t.url, `${SITES}/${res.body.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key_location: 'https://elsewhere.example/k.txt' },
+    });
+    assertProblem(elsewhere, 400, 'invalid_request');
+    const badKey = await call(t.url, SITES, {
+      method: 'POST',
+      key,
+      body: { url: page('/inx2'), indexnow_key: 'short' },
+    });
+    assertProblem(badKey, 400, 'invalid_request');
+    assert.equal(badKey.body.errors[0].field, 'body.indexnow_key');
+    const cleared = await call(t.url, `${SITES}/${res.body.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key: null },
+    });
+    assert.equal(cleared.status, 200, cleared.text);
+    assert.equal(cleared.body.indexnow_key, null);
+    assert.equal(cleared.body.indexnow_key_location, null);
+  });
+
   it('PATCH changes label, webhook_url and alert_threshold; competitors take only a label', async () => {
     const key = await t.newKey('A', 'free', { plan: 'growth' });
     const own = (await call(t.url, SITES, { method: 'POST', key, body: { url: page('/p') } })).body;

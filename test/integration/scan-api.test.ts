@@ -27,6 +27,13 @@ before(async () => {
   site = await startFixtureServer({
     root: path.resolve('test/fixtures/sites/quick-site'),
     routes: {
+      '/gone': (_req, res) => {
+        res
+          .writeHead(404, { 'content-type': 'text/html' })
+          .end(
+            '<!doctype html><html lang="en"><head><title>Page not found</title></head><body><h1>Not found</h1></body></html>',
+          );
+      },
       '/to-canary': (_req, res) => {
         res.writeHead(302, { location: `http://127.0.0.1:${canaryPort}/` }).end();
       },
@@ -97,7 +104,8 @@ describe('GET /api/v1/scan (A)', () => {
 
   it('answers 202 with a Location when the scan outlasts the wait, then the result on polling', async () => {
     const key = await t.newKey('A', 'agent');
-    const target = `${site.origin}/docs/`;
+    // (not /docs/: that folder has no index and answers 404, which is no page to score)
+    const target = `${site.origin}/index.html`;
     const res = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(target)}&mode=quick&wait=0`, {
       key,
     });
@@ -229,6 +237,21 @@ describe('URL safety through the API', () => {
 });
 
 describe('free tools', () => {
+  it('a page answering 404 is a 422 target_error_status for the page views, not a score; llms.txt still answers', async () => {
+    const key = await t.newKey('A', 'free');
+    const url = `${site.origin}/gone`;
+    const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(url)}&mode=quick&wait=60`, { key });
+    assert.equal(a.status, 422, a.text);
+    assert.equal(a.body.code, 'target_error_status');
+    assert.equal(a.body.httpStatus, 404);
+    assert.ok(a.body.scanId);
+    const b = await call(t.url, '/api/public/scan', { method: 'POST', body: { url, mode: 'quick' } });
+    assert.equal(b.status, 422, b.text);
+    assert.equal(b.body.code, 'target_error_status');
+    const poll = await call(t.url, `/api/v1/scans/${a.body.scanId}?view=llmstxt`);
+    assert.equal(poll.status, 200, poll.text);
+  });
+
   it('POST /api/tools/llmstxt scores the fixture llms.txt; the sixth call in an hour is 429', async () => {
     const statuses: number[] = [];
     let first: Awaited<ReturnType<typeof call>> | undefined;

@@ -50,6 +50,7 @@ function crawlOf(pages: CrawledPage[], robotsBody = 'User-agent: *\nAllow: /\n')
       errors: [],
       offSite: 0,
       notVisited: 0,
+      duplicates: [],
     },
     durationMs: 1500,
   };

@@ -242,9 +242,42 @@ const cases: Case[] = [
   },
   {
     check: 'geo-indexnow',
-    name: 'nothing fails',
+    name: 'no key known: "cannot be verified", neutral, not failed',
     artifacts: { Page: page('<p>x</p>'), RobotsTxt: robots('# indexnow: not a key!\n') },
+    outcome: 'warn',
+    message: /cannot be verified/,
+  },
+  {
+    check: 'geo-indexnow',
+    name: 'a declared key whose file holds the key passes',
+    artifacts: {
+      Page: page('<p>x</p>'),
+      IndexNow: {
+        key: 'a1b2c3d4e5f6a7b8',
+        source: 'declared',
+        keyFileUrl: 'https://example.test/a1b2c3d4e5f6a7b8.txt',
+        status: 200,
+        matches: true,
+      },
+    },
+    outcome: 'pass',
+    message: /verified/,
+  },
+  {
+    check: 'geo-indexnow',
+    name: 'an advertised key whose file answers 404 fails',
+    artifacts: {
+      Page: page('<p>x</p>'),
+      IndexNow: {
+        key: 'a1b2c3d4e5f6a7b8',
+        source: 'robots.txt',
+        keyFileUrl: 'https://example.test/a1b2c3d4e5f6a7b8.txt',
+        status: 404,
+        matches: false,
+      },
+    },
     outcome: 'fail',
+    message: /HTTP 404/,
   },
   {
     check: 'geo-https',

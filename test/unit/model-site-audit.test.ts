@@ -38,7 +38,7 @@ describe('site-audit model data', () => {
   it('is registered under its id and versioned', () => {
     assert.equal(models['site-audit'], siteAuditModel);
     assert.equal(siteAuditModel.id, 'site-audit');
-    assert.equal(siteAuditModel.version, '1.0.0');
+    assert.equal(siteAuditModel.version, '1.1.0');
     assert.deepEqual(siteAuditModel.grades, LETTER_GRADES);
   });
 

@@ -23,7 +23,7 @@ const dim = (s: ReturnType<typeof score>, id: string) => s.dimensions.find((d) =
 describe('monitoring model data', () => {
   it('is registered, versioned and has the seven dimensions of decisions.md in order', () => {
     assert.equal(models.monitoring, monitoringModel);
-    assert.equal(monitoringModel.version, '1.0.0');
+    assert.equal(monitoringModel.version, '1.1.0');
     assert.deepEqual(monitoringModel.grades, LETTER_GRADES);
     assert.deepEqual(
       monitoringModel.dimensions.map((d) => d.id),

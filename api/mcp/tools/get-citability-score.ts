@@ -5,6 +5,9 @@ import { CitabilityScore } from '../../routes/tools/schema.ts';
 import { defineTool } from '../tool.ts';
 import { isPending, pendingOutcome, scanFor, urlArg } from './scan-common.ts';
 
+/** The tool's one-line answer: the summary already opens with the score and grade; say it once. */
+export const citabilityText = (body: { url: string; summary: string }) => `${body.url}: ${body.summary}`;
+
 export default defineTool({
   name: 'get_citability_score',
   title: 'Citability score of a page',
@@ -21,7 +24,7 @@ export default defineTool({
     const body = presentCitability(scan);
     return {
       structured: body,
-      text: `${body.url}: citability ${body.overall}/100 (grade ${body.grade}). ${body.summary}`,
+      text: citabilityText(body),
     };
   },
 });

@@ -5,6 +5,7 @@ import {
   pendingBody,
   requestScan,
   scanFailure,
+  targetErrorStatus,
   vetTargetUrl,
 } from '../../../shared/scans/scans.ts';
 import type { ScanView } from '../../routes/scans/index.ts';
@@ -32,6 +33,9 @@ export async function scanFor(
   const scan = await requestScan(services, { url, mode, accountId: principal.accountId });
   const done = await awaitScan(services, scan, Math.min(services.config.SCAN_WAIT_MS, MCP_WAIT_CAP_MS));
   if (done.status === 'failed') throw scanFailure(done);
+  // Every scan tool presents the page (none serves the site-level llms.txt view).
+  const errorStatus = targetErrorStatus(done);
+  if (errorStatus) throw errorStatus;
   return done;
 }
 

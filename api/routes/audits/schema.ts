@@ -88,8 +88,17 @@ export const AuditReport = z
     site: z.string().describe('Origin crawled'),
     generated_at: z.string(),
     model: z.object({ id: z.string(), version: z.string() }),
-    score: z.number().int().min(0).max(100).nullable(),
-    grade: z.string().nullable(),
+    score: z.number().int().min(0).max(100).nullable().describe('Mean of the page scores'),
+    worst_pages_score: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .describe('Mean of the worst quarter of the pages (reports made before it was kept lack it)'),
+    grade: z
+      .string()
+      .nullable()
+      .describe('The lower of the mean’s grade and one band above the worst quarter’s grade'),
     summary: z.string(),
     counts: BySeverity(z.number().int()),
     findings: BySeverity(z.array(Finding)).describe('Grouped by severity, most costly first'),
@@ -123,6 +132,10 @@ export const AuditReport = z
         errors: z.array(z.object({ url: z.string(), error: z.string() })),
         off_site: z.number().int(),
         not_visited: z.number().int(),
+        duplicates: z
+          .array(z.object({ url: z.string(), sameAs: z.string() }))
+          .optional()
+          .describe('URLs that were an already audited page (same final URL, canonical URL or document)'),
       }),
     }),
     severity_rule: z.string(),

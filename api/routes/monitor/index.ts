@@ -78,6 +78,8 @@ export default [
         label: body.label,
         webhookUrl: body.webhook_url,
         alertThreshold: body.alert_threshold,
+        indexnowKey: body.indexnow_key,
+        indexnowKeyLocation: body.indexnow_key_location,
         siteType: 'own',
       });
       created(ctx, await withSecret(services, ctx.state.principal!.accountId, presentSite(site)));
@@ -131,6 +133,8 @@ export default [
         webhookUrl: body.webhook_url,
         alertThreshold: body.alert_threshold,
         status: body.status,
+        indexnowKey: body.indexnow_key,
+        indexnowKeyLocation: body.indexnow_key_location,
       });
       const view = presentSite(site);
       // Hand the signing secret out when the caller has just set a webhook, so alerts can be verified.

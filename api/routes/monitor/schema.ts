@@ -34,6 +34,16 @@ export const MonitoredSite = z
     nextScanDueAt: epochMs,
     webhook_url: z.string().nullable().describe('Where alerts go (own sites); null for none'),
     alert_threshold: z.number().int().describe('Points of drop that trigger an alert'),
+    indexnow_key: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('The IndexNow key declared for this site; the geo-indexnow check verifies its key file'),
+    indexnow_key_location: z
+      .string()
+      .nullable()
+      .optional()
+      .describe('Where the key file lives when not at /{key}.txt (same host)'),
     webhook_secret: z
       .string()
       .optional()
@@ -103,6 +113,14 @@ export const Comparison = z
 const label = z.string().trim().min(1).max(200);
 const threshold = z.number().int().min(1).max(100);
 const url = z.string().min(1).max(2048);
+const indexnowKey = z
+  .string()
+  .regex(/^[A-Za-z0-9-]{8,128}$/, 'an IndexNow key is 8-128 letters, digits or dashes');
+const indexnowKeyLocation = z
+  .string()
+  .min(1)
+  .max(2048)
+  .describe('URL or path of the key file when it is not at /{key}.txt; must be on the site’s host');
 
 export const AddSiteBody = z.object({
   url: url.describe('Host or full URL of your site'),
@@ -111,6 +129,10 @@ export const AddSiteBody = z.object({
     .optional()
     .describe('Where monitoring.alert webhooks are POSTed (Growth and Agency plans)'),
   alert_threshold: threshold.default(10).describe('Points of drop that trigger an alert'),
+  indexnow_key: indexnowKey
+    .optional()
+    .describe('Your IndexNow key: lets the scan verify /{key}.txt, which cannot be found without it'),
+  indexnow_key_location: indexnowKeyLocation.optional(),
 });
 
 export const AddCompetitorBody = z.object({
@@ -124,9 +146,12 @@ export const UpdateSiteBody = z
     webhook_url: url.nullable().optional().describe('null removes the webhook'),
     alert_threshold: threshold.optional(),
     status: z.enum(['active', 'paused']).optional().describe('paused: kept with its history, not scanned'),
+    indexnow_key: indexnowKey.nullable().optional().describe('null removes the key (and its location)'),
+    indexnow_key_location: indexnowKeyLocation.nullable().optional(),
   })
   .refine((b) => Object.keys(b).length > 0, {
-    message: 'give at least one of label, webhook_url, alert_threshold, status',
+    message:
+      'give at least one of label, webhook_url, alert_threshold, status, indexnow_key, indexnow_key_location',
   });
 
 export const SiteIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });

@@ -10,6 +10,7 @@ import {
   pendingBody,
   requestScan,
   scanFailure,
+  targetErrorStatus,
   vetTargetUrl,
 } from '../../../shared/scans/scans.ts';
 import type { Services } from '../../../shared/services.ts';
@@ -58,6 +59,8 @@ export async function answer(
   withRecommendation = false,
 ) {
   if (scan.status === 'failed') throw scanFailure(scan);
+  const errorStatus = view === 'llmstxt' ? null : targetErrorStatus(scan);
+  if (errorStatus) throw errorStatus;
   if (scan.status !== 'done') {
     const location = `/api/v1/scans/${scan.id}?view=${view}${withRecommendation ? '&include_recommendation=true' : ''}`;
     ctx.status = 202;
@@ -121,7 +124,10 @@ export default [
     responses: {
       200: { description: 'Scan result', schema: ScanResultA },
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
-      422: { description: 'The site could not be fetched' },
+      422: {
+        description:
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored',
+      },
     },
     async handler(ctx, { query }, services) {
       await scanAndAnswer(ctx, services, {
@@ -145,7 +151,10 @@ export default [
     responses: {
       200: { description: 'Scan result', schema: ScanResultB },
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
-      422: { description: 'The site could not be fetched' },
+      422: {
+        description:
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored',
+      },
     },
     async handler(ctx, { body }, services) {
       await scanAndAnswer(ctx, services, { url: body.url, mode: body.mode, accountId: null, view: 'b' });
@@ -169,7 +178,10 @@ export default [
       202: { description: 'Still running', schema: ScanPending, headers: locationHeader },
       401: { description: '`view=a` without a valid API key' },
       403: { description: '`view=a` with a variant B key' },
-      422: { description: 'The site could not be fetched' },
+      422: {
+        description:
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored',
+      },
     },
     async handler(ctx, { params, query }, services) {
       // Every scan is scored under every model, so the A view must be guarded here: otherwise a

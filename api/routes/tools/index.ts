@@ -35,7 +35,10 @@ export default [
     responses: {
       200: { description: 'Citability score', schema: CitabilityScore },
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
-      422: { description: 'The site could not be fetched' },
+      422: {
+        description:
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored',
+      },
     },
     async handler(ctx, { body }, services) {
       await scanAndAnswer(ctx, services, {

@@ -13,6 +13,9 @@ export interface MonitoredSitesTable {
   alert_threshold: ColumnType<number, number | undefined, number>;
   last_scanned_at: ColumnType<Date | null, never, Date | string>;
   next_scan_due_at: ColumnType<Date, Date | string | undefined, Date | string>;
+  /** The site's IndexNow key, declared by the subscriber (verified at /{key}.txt or the location). */
+  indexnow_key: ColumnType<string | null, string | null | undefined, string | null>;
+  indexnow_key_location: ColumnType<string | null, string | null | undefined, string | null>;
   incident_baseline: ColumnType<number | null, never, number | null>;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date | string>;

@@ -2,6 +2,7 @@ import { AppError } from '../../errors.ts';
 import { NetError } from '../../net/net-error.ts';
 import { type ArtifactSet, type GatherError, isGatherError, type PageArtifact } from '../artifacts.ts';
 import { gatherAgentFetches } from './agent-fetches.ts';
+import { gatherIndexNow } from './indexnow.ts';
 import { gatherLlmsTxt } from './llms-txt.ts';
 import { gatherPage } from './page.ts';
 import { gatherResources } from './resources.ts';
@@ -33,7 +34,7 @@ export async function gatherQuick(
   const base = okPage ? new URL(okPage.finalUrl) : ctx.url;
 
   const robots = run('RobotsTxt', TIMEOUT_MS, (c) => gatherRobotsTxt(c, base));
-  const [Resources, RobotsTxt, Sitemap, LlmsTxt, WellKnown, AgentFetches] = await Promise.all([
+  const [Resources, RobotsTxt, Sitemap, LlmsTxt, WellKnown, AgentFetches, IndexNow] = await Promise.all([
     okPage
       ? run('Resources', RESOURCES_TIMEOUT_MS, (c) => gatherResources(c, okPage))
       : Promise.resolve(gatherError('No page to read resources from', 'page_unavailable')),
@@ -44,8 +45,11 @@ export async function gatherQuick(
     run('LlmsTxt', TIMEOUT_MS, (c) => gatherLlmsTxt(c, base)),
     run('WellKnown', TIMEOUT_MS, (c) => gatherWellKnown(c, base, okPage)),
     run('AgentFetches', TIMEOUT_MS, (c) => gatherAgentFetches(c, ctx.url)),
+    robots.then((r) =>
+      run('IndexNow', TIMEOUT_MS, (c) => gatherIndexNow(c, base, okPage, isGatherError(r) ? null : r)),
+    ),
   ]);
-  return { Page: page, Resources, RobotsTxt, Sitemap, LlmsTxt, WellKnown, AgentFetches };
+  return { Page: page, Resources, RobotsTxt, Sitemap, LlmsTxt, WellKnown, AgentFetches, IndexNow };
 }
 
 /**

@@ -148,7 +148,37 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
     if (looksLikeCta && !ctas.includes(text)) ctas.push(text);
   }
 
+  // Boxes that widen the layout viewport: past the right edge and not clipped by an ancestor whose
+  // overflow hides it. Pseudo-elements are no elements here, and a decorative blob in an
+  // overflow:hidden hero is clipped, so neither is counted.
+  const vw = root.clientWidth;
+  const widening: string[] = [];
+  const clipped = (el: Element) => {
+    for (let a = el.parentElement; a && a !== root; a = a.parentElement) {
+      const o = getComputedStyle(a).overflowX;
+      if (o === 'hidden' || o === 'clip' || o === 'auto' || o === 'scroll') return true;
+    }
+    return false;
+  };
+  for (const el of Array.from(document.body?.querySelectorAll('*') ?? []).slice(0, 5000)) {
+    if (widening.length >= 5) break;
+    const r = el.getBoundingClientRect();
+    if (r.right + window.scrollX <= vw + 2 || r.width === 0) continue;
+    if (getComputedStyle(el).position === 'fixed' || clipped(el)) continue;
+    // Report the outermost widening box, not each of its descendants.
+    if (
+      el.parentElement &&
+      el.parentElement.getBoundingClientRect().right + window.scrollX > vw + 2 &&
+      !clipped(el.parentElement) &&
+      el.parentElement !== body
+    )
+      continue;
+    const cls = typeof el.className === 'string' ? clean(el.className).split(' ').slice(0, 2).join('.') : '';
+    widening.push(`${el.tagName.toLowerCase()}${cls ? `.${cls}` : ''} (${Math.round(r.width)} px)`);
+  }
+
   return {
+    widening,
     scrollWidth: Math.max(root.scrollWidth, body?.scrollWidth ?? 0),
     tapTargets: { total, tooSmall, examples },
     smallTextRatio: textNodes ? smallNodes / textNodes : 0,

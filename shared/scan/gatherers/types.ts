@@ -7,4 +7,6 @@ export interface GatherContext {
   signal: AbortSignal; // aborted when the scan (or this gatherer) runs out of time
   userAgent: string; // ours: SIGHTLINE_USER_AGENT unless the caller says otherwise
   log?: (msg: string) => void;
+  /** An IndexNow key the site's owner declared (monitored sites), verified by the IndexNow gatherer. */
+  indexnow?: { key: string; keyLocation?: string | null };
 }

@@ -36,16 +36,31 @@ export interface ContentProfile {
   lists: number;
   tables: number;
   tablesWithHeaders: number;
+  /** <blockquote> and <q> anywhere in the body, asides and sidebars included (pull quotes live there). */
   blockquotes: number;
   inlineQuotes: number;
+  /** Quotations that name their source: a cite attribute, or a <cite>/<footer>/<figcaption> with them. */
+  attributedQuotes: number;
   /** Links in the main content to other sites: cited sources. */
   outboundLinks: number;
+  /**
+   * Words of prose: paragraphs of at least PROSE_MIN_WORDS words and sentence-like list items
+   * (LIST_PROSE_MIN_WORDS). Card captions, prices, facts lists ("3 beds") and form labels are not
+   * prose; the statistics and the "enough content" tests rest on this, not on `words`.
+   */
+  proseWords: number;
+  /** Sentences of prose. */
   sentences: number;
-  /** Sentences stating a figure or a date. */
+  /** Sentences of prose stating a figure or a date. */
   factSentences: number;
-  /** Figures: amounts, percentages, counts, years. */
+  /** Figures in prose: amounts, percentages, counts, years. */
   figures: number;
 }
+
+/** A paragraph shorter than this is a caption or a card blurb, not prose. */
+export const PROSE_MIN_WORDS = 15;
+/** A list item this long reads as a sentence ("Oversizing: compressors failed 3.1 years earlier"). */
+export const LIST_PROSE_MIN_WORDS = 6;
 
 const SKIP = new Set([
   'script',
@@ -58,7 +73,39 @@ const SKIP = new Set([
   'nav',
   'aside',
   'form',
+  // Form controls stand outside forms too (a search bar's <select> of bedroom counts is no data).
+  'select',
+  'option',
+  'optgroup',
+  'datalist',
+  'button',
+  'input',
+  'textarea',
+  'label',
+  'output',
+  'dialog',
 ]);
+
+// Navigation and boilerplate marked by role or by the class/id names every CMS uses.
+const BOILERPLATE_ROLES = new Set([
+  'navigation',
+  'search',
+  'banner',
+  'contentinfo',
+  'menu',
+  'menubar',
+  'toolbar',
+  'dialog',
+  'alertdialog',
+]);
+const BOILERPLATE_NAMES =
+  /(?:^|[\s_-])(?:breadcrumbs?|pagination|pager|cookie(?:s|-?banner|-?consent|-?notice)?|consent|navbar|nav|filters?|sort-?by|share|social-?links|newsletter|skip-?link|site-?footer|site-?header)(?:$|[\s_-])/i;
+
+function isBoilerplate(el: Element): boolean {
+  const role = el.attribs.role?.toLowerCase();
+  if (role && BOILERPLATE_ROLES.has(role)) return true;
+  return BOILERPLATE_NAMES.test(`${el.attribs.class ?? ''} ${el.attribs.id ?? ''}`);
+}
 const SKIP_OUTSIDE_MAIN = new Set([...SKIP, 'header', 'footer']);
 
 const cache = new Map<string, ContentProfile>();
@@ -93,9 +140,9 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     tables: 0,
     tablesWithHeaders: 0,
     blockquotes: 0,
-    inlineQuotes: 0,
     outboundLinks: 0,
   };
+  const prose: string[] = [];
 
   const current = () => sections[sections.length - 1] as Section;
   const addText = (t: string) => sectionTexts[sectionTexts.length - 1]?.push(t);
@@ -107,7 +154,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     }
     if (!isElement(node)) return;
     const el = node as Element;
-    if (skip.has(el.name) || isHiddenByMarkup(el)) return;
+    if (skip.has(el.name) || isHiddenByMarkup(el) || isBoilerplate(el)) return;
     const name = el.name;
     if (/^h[1-6]$/.test(name)) {
       const text = collapse(textOf(el));
@@ -124,6 +171,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       if (n > 0) {
         const passage = { text, words: n };
         passages.push(passage);
+        if (n >= PROSE_MIN_WORDS) prose.push(text);
         const s = current();
         if (!s.lead) s.lead = passage;
       }
@@ -132,12 +180,14 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       return;
     }
     if (name === 'ul' || name === 'ol' || name === 'dl') counts.lists++;
+    if (name === 'li' && $(el).find('p, ul, ol, li').length === 0) {
+      const text = collapse(textOf(el));
+      if (words(text).length >= LIST_PROSE_MIN_WORDS) prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
+    }
     if (name === 'table') {
       counts.tables++;
       if ($(el).find('th').length > 0) counts.tablesWithHeaders++;
     }
-    if (name === 'blockquote') counts.blockquotes++;
-    if (name === 'q') counts.inlineQuotes++;
     if (name === 'a') countLink(el);
     addText(' ');
     for (const c of el.children) walk(c);
@@ -158,16 +208,30 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     s.words = words((sectionTexts[i] ?? []).join('')).length;
   });
   const all = collapse(sectionTexts.flat().join(''));
-  const sentenceList = sentences(all);
+  const proseText = prose.join(' ');
+  const sentenceList = sentences(proseText);
+  const quotes = $('body blockquote, body q')
+    .toArray()
+    .filter((q) => !$(q).closest('script, template, noscript').length);
+  const attributedQuotes = quotes.filter(
+    (q) =>
+      Boolean(q.attribs.cite) ||
+      $(q).find('cite, footer').length > 0 ||
+      $(q).closest('figure').find('figcaption').length > 0,
+  ).length;
   return {
     words: words(all).length,
     passages,
     sections: sections.filter((s) => s.heading !== null || s.words > 0),
     headings,
     ...counts,
+    blockquotes: quotes.filter((q) => q.name === 'blockquote').length,
+    inlineQuotes: quotes.filter((q) => q.name === 'q').length,
+    attributedQuotes,
+    proseWords: words(proseText).length,
     sentences: sentenceList.length,
     factSentences: sentenceList.filter(hasFact).length,
-    figures: all.match(FIGURE)?.length ?? 0,
+    figures: proseText.match(FIGURE)?.length ?? 0,
   };
 }
 

@@ -22,10 +22,13 @@ export const STATISTICS_TARGET = { figuresPer100Words: 1.5, factSentenceShare: 0
 /** Readable prose: average words per passage and per sentence at which structure scores full marks. */
 export const READABLE = { passageWords: 80, sentenceWords: 22, sentenceWordsPoor: 35 } as const;
 
-/** First-hand material no other source has: original research, tests, experience. */
-export const ORIGINALITY =
-  /\b(?:we (?:found|surveyed|tested|analy[sz]ed|measured|interviewed|studied|benchmarked)|our (?:survey|study|research|data|analysis|tests?|benchmarks?|experience|findings|customers)|case study|original research|first-hand|in our experience)\b/i;
+// First-hand material ("we surveyed", "our data") and attributed statements ("according to")
+// are phrase lists per language: shared/scan/checks/content/lib/link-words.ts (phrasesFor).
 
-/** Attributed statements: the quotation and citation signals of the GEO study, in prose form. */
-export const ATTRIBUTION =
-  /\b(?:according to|as reported by|cited by|said|says|notes|wrote|(?:study|report|survey|research) (?:by|from))\b/i;
+/**
+ * Thin content cannot earn full marks on a ratio: statistics and structure are scaled by
+ * min(1, prose words / this). A listing page's twelve 13-word card blurbs are not 12 passages of
+ * prose; an article of 300 words of paragraphs is.
+ */
+export const PROSE_FULL_WORDS = 300;
+export const proseVolume = (proseWords: number) => Math.min(1, proseWords / PROSE_FULL_WORDS);

@@ -36,6 +36,7 @@ export const agentReadabilityModel: ScoringModel = {
       id: 'discoverability',
       name: 'Discoverability',
       weight: 0.15,
+      pageIndependent: true, // robots.txt, llms.txt, sitemap, firewall: the site, not the page
       checks: [
         { id: 'agent-robots-access', weight: 0.35 },
         { id: 'agent-firewall-access', weight: 0.25 },
@@ -48,6 +49,7 @@ export const agentReadabilityModel: ScoringModel = {
       id: 'agent_interface',
       name: 'Agent Interface',
       weight: 0.2,
+      pageIndependent: true, // well-known files
       checks: [
         { id: 'agent-openapi', weight: 0.3 },
         { id: 'agent-mcp-manifest', weight: 0.3 },

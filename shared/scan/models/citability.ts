@@ -13,7 +13,7 @@ import { LETTER_GRADES, type ScoringModel } from '../model.ts';
 // Dimension ids are the response's field names.
 export const citabilityModel: ScoringModel = {
   id: 'citability',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Citability: answer blocks, self-containment, structure, statistics, uniqueness',
   dimensions: [
     {

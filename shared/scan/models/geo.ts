@@ -37,7 +37,7 @@ export const GEO_MAX_SCORE = GEO_SIGNALS.reduce((s, x) => s + x.maxScore, 0);
 /** The signals as a scoring model (weights = share of the 85 points); grades on the percentage. */
 export const geoModel: ScoringModel = {
   id: 'geo',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'GEO: AI crawler access, llms.txt, schema, citability, IndexNow, HTTPS',
   dimensions: GEO_SIGNALS.map((s) => ({
     id: s.id,

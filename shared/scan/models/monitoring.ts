@@ -13,7 +13,7 @@ import { siteAuditModel } from './site-audit.ts';
 function fromSiteAudit(id: string): ModelDimension {
   const d = siteAuditModel.dimensions.find((x) => x.id === id);
   if (!d) throw new Error(`site-audit model has no ${id} dimension`);
-  return { id: d.id, name: d.name, weight: 0, checks: d.checks };
+  return { id: d.id, name: d.name, weight: 0, pageIndependent: d.pageIndependent, checks: d.checks };
 }
 
 // Each GEO signal's points spread over its checks by their weights within the signal. Gates are
@@ -30,7 +30,7 @@ const aiChecks: ModelCheckRef[] = GEO_SIGNALS.flatMap((s) => {
  */
 export const monitoringModel: ScoringModel = {
   id: 'monitoring',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Monitoring: SEO, speed, copy, social, local, competitor standing and AI visibility',
   dimensions: [
     { ...fromSiteAudit('seo'), weight: 25 },

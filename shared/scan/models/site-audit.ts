@@ -12,8 +12,11 @@ const seo: ModelDimension = {
   // Crawlability first (Lighthouse gives is-crawlable ~31% of its SEO category): a page that
   // answers an error or says noindex cannot rank, whatever its tags.
   weight: 20,
+  // Scored on an error page too: it is where "the page answers HTTP 404" is said (capped at 20).
+  pageIndependent: true,
   checks: [
     { id: 'seo-http-status', weight: 10, gate: { cap: 20 } },
+    { id: 'seo-directory-listing', weight: 5, gate: { cap: 40 } },
     { id: 'seo-indexable', weight: 10, gate: { cap: 40 } },
     { id: 'seo-title', weight: 8 },
     { id: 'seo-meta-description', weight: 6 },
@@ -133,7 +136,7 @@ const conversion: ModelDimension = {
  */
 export const siteAuditModel: ScoringModel = {
   id: 'site-audit',
-  version: '1.0.0',
+  version: '1.1.0',
   description: 'Site audit: SEO, speed, security, accessibility, mobile, content and conversion',
   dimensions: [seo, speed, { ...SECURITY_DIMENSION, weight: 15 }, accessibility, mobile, content, conversion],
   grades: LETTER_GRADES,

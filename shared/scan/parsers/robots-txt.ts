@@ -17,7 +17,20 @@ export interface MatchOptions {
    * like any other path, as the reference parser's own matcher does.
    */
   implicitRobotsTxt?: boolean;
+  /**
+   * Google mode: Google's reference parser (google/robotstxt) on top of RFC 9309, as its
+   * conformance suite's GOOGLE_SPECIFIC cases expect. Implies `tokens: 'rfc'` (a user-agent line
+   * names the product token up to the first space or other character: "Foo Bar" names "foo", and
+   * the crawler's name is compared as given) and `implicitRobotsTxt: false` unless those are given;
+   * `Allow: /dir/index.html` (or `.htm`) also allows `/dir/` exactly; and every line is cut at
+   * GOOGLE_MAX_LINE_BYTES bytes before it is read (applies when the file is passed as text).
+   * The default (RFC) behaviour is unchanged.
+   */
+  google?: boolean;
 }
+
+/** Google's reference parser reads at most 2083 × 8 − 1 bytes of a line (kMaxLineLen). */
+export const GOOGLE_MAX_LINE_BYTES = 2083 * 8 - 1;
 
 export interface RobotsRule {
   type: 'allow' | 'disallow';
@@ -74,7 +87,17 @@ const KEYS: Record<string, 'user-agent' | 'allow' | 'disallow' | 'sitemap' | 'cr
 // A key with the colon forgotten ("disallow /"): only known keys, so prose lines stay ignored.
 const NO_COLON = /^(user-agent|useragent|allow|disallow|sitemap)[ \t]+(\S.*)$/i;
 
-export function parseRobotsTxt(text: string): RobotsTxt {
+/** Cuts a line to at most `max` UTF-8 bytes (whole characters only). */
+function cutLine(line: string, max: number): string {
+  if (line.length * 3 <= max) return line;
+  const bytes = utf8.encode(line);
+  if (bytes.length <= max) return line;
+  let end = max;
+  while (end > 0 && (bytes[end]! & 0xc0) === 0x80) end--; // do not split a character
+  return new TextDecoder().decode(bytes.subarray(0, end));
+}
+
+export function parseRobotsTxt(text: string, options: { maxLineBytes?: number } = {}): RobotsTxt {
   // A byte-order mark (or what is left of one after a lossy decode) opens the file, not a line.
   const body = text.replace(/^[\uFEFF\uFFFD]+/, '');
   const groups: RobotsGroup[] = [];
@@ -85,7 +108,7 @@ export function parseRobotsTxt(text: string): RobotsTxt {
 
   const lines = body.split(/\r\n|\r|\n/);
   for (let i = 0; i < lines.length; i++) {
-    const raw = lines[i] ?? '';
+    const raw = options.maxLineBytes ? cutLine(lines[i] ?? '', options.maxLineBytes) : (lines[i] ?? '');
     const hash = raw.indexOf('#');
     // Only spaces and tabs are whitespace here: a stray BOM mid-file makes its line garbage.
     const content = trimBlanks(hash >= 0 ? raw.slice(0, hash) : raw);
@@ -189,7 +212,22 @@ function namedAgent(robots: RobotsTxt, userAgent: string, tokens: 'lenient' | 'r
   return best;
 }
 
-const parsed = (robots: RobotsTxt | string) => (typeof robots === 'string' ? parseRobotsTxt(robots) : robots);
+const parsed = (robots: RobotsTxt | string, options: MatchOptions = {}) =>
+  typeof robots === 'string'
+    ? parseRobotsTxt(robots, options.google ? { maxLineBytes: GOOGLE_MAX_LINE_BYTES } : {})
+    : robots;
+
+/** The options with Google mode's implied defaults filled in. */
+const resolved = (o: MatchOptions): MatchOptions =>
+  o.google ? { tokens: 'rfc', implicitRobotsTxt: false, ...o } : o;
+
+/** Google mode: `Allow: /dir/index.htm[l]` also allows `/dir/` exactly (robots.cc, HandleAllow). */
+function indexPagePattern(rule: RobotsRule): string | null {
+  if (rule.type !== 'allow') return null;
+  const slash = rule.path.lastIndexOf('/');
+  if (slash < 0 || !rule.path.slice(slash).startsWith('/index.htm')) return null;
+  return `${rule.path.slice(0, slash + 1)}$`;
+}
 
 /** The groups that apply to an agent: every group naming it (their rules merge), else the `*` ones. */
 export function groupsFor(
@@ -197,7 +235,8 @@ export function groupsFor(
   userAgent: string,
   options: MatchOptions = {},
 ): RobotsGroup[] {
-  const r = parsed(robots);
+  options = resolved(options);
+  const r = parsed(robots, options);
   const tokens = options.tokens ?? 'lenient';
   const name = namedAgent(r, userAgent, tokens) ?? '*';
   return r.groups.filter((g) => groupNames(g, tokens).includes(name));
@@ -209,7 +248,8 @@ export function namesAgent(
   userAgent: string,
   options: MatchOptions = {},
 ): boolean {
-  return namedAgent(parsed(robots), userAgent, options.tokens ?? 'lenient') !== null;
+  options = resolved(options);
+  return namedAgent(parsed(robots, options), userAgent, options.tokens ?? 'lenient') !== null;
 }
 
 /** The full decision for one agent and URL, with the group and rule that decided it. */
@@ -219,7 +259,8 @@ export function evaluate(
   url: string,
   options: MatchOptions = {},
 ): RobotsDecision {
-  const r = parsed(robots);
+  options = resolved(options);
+  const r = parsed(robots, options);
   const tokens = options.tokens ?? 'lenient';
   const name = namedAgent(r, userAgent, tokens);
   const agent = name ?? '*';
@@ -232,14 +273,19 @@ export function evaluate(
 
   let best: RobotsRule | null = null;
   for (const g of groups) {
-    for (const rule of g.rules) {
-      if (!matches(path, rule.path)) continue;
-      if (
-        !best ||
-        rule.path.length > best.path.length ||
-        (rule.path.length === best.path.length && rule.type === 'allow')
-      ) {
-        best = rule;
+    for (const written of g.rules) {
+      const index = options.google ? indexPagePattern(written) : null;
+      // The derived "/dir/$" rule competes with its own (shorter) length, as in the reference parser.
+      const candidates = index ? [written, { ...written, path: index }] : [written];
+      for (const rule of candidates) {
+        if (!matches(path, rule.path)) continue;
+        if (
+          !best ||
+          rule.path.length > best.path.length ||
+          (rule.path.length === best.path.length && rule.type === 'allow')
+        ) {
+          best = rule;
+        }
       }
     }
   }

@@ -88,7 +88,7 @@ export const OBSERVATORY_TESTS: Record<string, Record<string, ResultSpec>> = {
       pass: true,
       summary: 'Every cookie is Secure and session cookies are HttpOnly, but not every cookie sets SameSite',
     },
-    'cookies-not-found': { modifier: 0, pass: true, summary: 'No cookies are set' },
+    'cookies-not-found': { modifier: 0, pass: true, summary: 'The page sets no cookies, so none can leak' },
     'cookies-without-secure-flag-but-protected-by-hsts': {
       modifier: -5,
       pass: false,
@@ -196,7 +196,8 @@ export const OBSERVATORY_TESTS: Record<string, Record<string, ResultSpec>> = {
     'referrer-policy-not-implemented': {
       modifier: 0,
       pass: true,
-      summary: 'No Referrer-Policy (browsers default to strict-origin-when-cross-origin)',
+      summary:
+        'Referrer-Policy is not set, and the browsers’ default (strict-origin-when-cross-origin) already keeps full URLs private',
     },
     'referrer-policy-unsafe': {
       modifier: -5,
@@ -344,7 +345,8 @@ export const OBSERVATORY_TESTS: Record<string, Record<string, ResultSpec>> = {
     'corp-not-implemented': {
       modifier: 0,
       pass: true,
-      summary: 'No Cross-Origin-Resource-Policy (cross-origin use allowed by default)',
+      summary:
+        'Cross-Origin-Resource-Policy is left at the browser default (cross-origin use allowed), which suits public content',
     },
     'corp-header-invalid': {
       modifier: -5,
@@ -373,7 +375,12 @@ export const OBSERVATORY_TESTS: Record<string, Record<string, ResultSpec>> = {
       pass: true,
       summary: 'Cross-Origin-Opener-Policy is unsafe-none (the default, no isolation)',
     },
-    'coop-not-implemented': { modifier: 0, pass: true, summary: 'No Cross-Origin-Opener-Policy' },
+    'coop-not-implemented': {
+      modifier: 0,
+      pass: true,
+      summary:
+        'Cross-Origin-Opener-Policy is left at the browser default, fine unless the page needs cross-origin isolation',
+    },
     'coop-header-invalid': {
       modifier: -5,
       pass: false,
@@ -396,7 +403,12 @@ export const OBSERVATORY_TESTS: Record<string, Record<string, ResultSpec>> = {
       pass: true,
       summary: 'Cross-Origin-Embedder-Policy is unsafe-none (the default)',
     },
-    'coep-not-implemented': { modifier: 0, pass: true, summary: 'No Cross-Origin-Embedder-Policy' },
+    'coep-not-implemented': {
+      modifier: 0,
+      pass: true,
+      summary:
+        'Cross-Origin-Embedder-Policy is left at the browser default, fine unless the page needs cross-origin isolation',
+    },
     'coep-header-invalid': {
       modifier: -5,
       pass: false,

@@ -18,15 +18,18 @@ export default defineCheck({
   },
   run({ Page }) {
     const p = contentProfile(Page.html, Page.finalUrl);
-    if (p.words < 50 || p.sentences === 0)
-      return fail(`Too little text to state facts (${p.words} words)`, { words: p.words });
-    const per100 = (100 * p.figures) / p.words;
+    // Figures in prose only (contentProfile): prices on cards and option values are not facts stated.
+    if (p.proseWords < 50 || p.sentences === 0)
+      return fail(`Too little prose to state facts (${p.proseWords} words of prose)`, {
+        words: p.proseWords,
+      });
+    const per100 = (100 * p.figures) / p.proseWords;
     const share = p.factSentences / p.sentences;
     const score =
       0.5 * Math.min(1, per100 / FIGURES_PER_100_WORDS) + 0.5 * Math.min(1, share / FACT_SENTENCE_SHARE);
     const evidence = {
       figures: p.figures,
-      words: p.words,
+      words: p.proseWords,
       factSentences: p.factSentences,
       sentences: p.sentences,
     };

@@ -32,7 +32,11 @@ export default defineCheck({
   run({ Page }) {
     const $ = loadDocument(Page.html);
     const text = mainText($);
-    if (!isEnglish(text, htmlLang($))) return notApplicable('Readability is measured for English text only');
+    const lang = htmlLang($);
+    if (!isEnglish(text, lang))
+      return notApplicable(
+        `Readability (Flesch reading ease) is measured for English text only; this page ${lang ? `is in "${lang}"` : 'does not read as English'}, so it does not apply`,
+      );
     const r = fleschReadingEase(text);
     if (r.words < MIN_WORDS)
       return notApplicable(`Too little prose to measure readability (${r.words} words)`);

@@ -1,15 +1,18 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
+import { emailsInText, phoneCountries, phonesInText } from '../../computed/contact.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { bodyText, collapse, isRealHref, listText } from '../content/lib/page.ts';
+import { isLinkOfKind } from '../content/lib/link-words.ts';
+import { bodyText, collapse, htmlLang, isRealHref, listText } from '../content/lib/page.ts';
 import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 
 // Ready buyers look for a way to reach a person. Any working path counts: an email or phone link,
-// a link to a contact page, a postal address, or a phone number in the text. A "Contact" link that
-// goes nowhere (href="#") is worse than useless: it looks like a path and is not.
-// Matched against short link text ("Contact us") or the last path segment (/contact-us.html).
-const CONTACT_TEXT = /^(contact|get in touch|kontakt|support|help ?desk|enquir|inquir)/i;
-const CONTACT_PATH = /\/(contact|contact-us|kontakt|support|get-in-touch|enquir\w*|inquir\w*)(\.\w+)?\/?$/i;
-const PHONE_IN_TEXT = /(?:tel|phone|call|hotline)[^0-9+\n]{0,30}[+(]?\d[\d\s().-]{6,}\d/i;
+// a link to a contact page (its words in 29 languages: content/lib/link-words.ts), a postal
+// address, a contact form, or an email address or phone number written as plain text (phone
+// numbers found by libphonenumber-js: computed/contact.ts). A "Contact" link that goes nowhere
+// (href="#") is worse than useless: it looks like a path and is not.
+// A number introduced as a phone number counts even when libphonenumber cannot place it.
+const PHONE_AFTER_WORD =
+  /(?:\btel|\btlf|phone|telefon|téléphone|teléfono|telefone|telefono|call|hotline|☎|📞)[^0-9+\n]{0,30}[+(]?\d[\d\s().-]{6,}\d/iu;
 
 export default defineCheck({
   meta: {
@@ -28,16 +31,23 @@ export default defineCheck({
     const contactLinks = $('a[href]')
       .toArray()
       .filter((a) => {
-        const text = collapse($(a).text());
-        const href = (a.attribs.href ?? '').replace(/[?#].*$/, '');
-        return (text.length <= 30 && CONTACT_TEXT.test(text)) || CONTACT_PATH.test(href);
+        const href = a.attribs.href ?? '';
+        if (/^(mailto|tel):/i.test(href)) return false;
+        return isLinkOfKind('contact', collapse($(a).text()), href);
       });
     if (contactLinks.some((a) => isRealHref(a.attribs.href))) found.push('contact page link');
     const data = structuredData($);
     if ($('address').length || hasType(data, ['PostalAddress', 'LocalBusiness', 'ContactPoint']))
       found.push('address');
     if ($('form textarea').length) found.push('contact form');
-    if (!found.includes('phone link') && PHONE_IN_TEXT.test(bodyText($))) found.push('phone number');
+    const text = bodyText($);
+    if (!found.includes('email link') && emailsInText(text).length > 0) found.push('email address');
+    if (
+      !found.includes('phone link') &&
+      (PHONE_AFTER_WORD.test(text) ||
+        phonesInText(text, phoneCountries(htmlLang($), Page.finalUrl)).length > 0)
+    )
+      found.push('phone number');
     const evidence = {
       found,
       deadContactLinks: contactLinks.filter((a) => !isRealHref(a.attribs.href)).length,

@@ -1,10 +1,12 @@
 import { defineCheck, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
+import { isLinkOfKind } from '../content/lib/link-words.ts';
 import { collapse, isRealHref, listText } from '../content/lib/page.ts';
 import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 
 // What makes a stranger trust a site enough to act (Baymard's checkout-trust and NN/g's
-// credibility research): a secure connection, a reachable privacy policy, what other customers
+// credibility research): a secure connection, a reachable privacy policy (its link words in 29
+// languages: content/lib/link-words.ts), what other customers
 // say, and third-party proof (ratings markup, client logos, certifications). Weights reflect how
 // much each moves a first-time visitor.
 const SIGNALS = { https: 0.3, privacy: 0.2, socialProof: 0.3, thirdParty: 0.2 };
@@ -31,9 +33,7 @@ export default defineCheck({
       privacy: $('a[href]')
         .toArray()
         .some(
-          (a) =>
-            /privacy|datenschutz|gdpr|cookie policy/i.test(`${collapse($(a).text())} ${a.attribs.href}`) &&
-            isRealHref(a.attribs.href),
+          (a) => isRealHref(a.attribs.href) && isLinkOfKind('privacy', collapse($(a).text()), a.attribs.href),
         ),
       socialProof:
         $('[class], [id]')

@@ -1,6 +1,6 @@
 import { defineCheck, fail, graded } from '../../check.ts';
 import { contentProfile, sentences } from '../../geo/content.ts';
-import { READABLE } from '../../geo/rubric.ts';
+import { proseVolume, READABLE } from '../../geo/rubric.ts';
 import { words } from '../content/lib/page.ts';
 
 /** 1 at or under `good`, falling linearly to 0 at `poor`. */
@@ -33,13 +33,17 @@ export default defineCheck({
       sentenceLength: 0.2 * under(avgSentence, READABLE.sentenceWords, READABLE.sentenceWordsPoor),
       singleH1: p.headings.filter((h) => h.level === 1).length === 1 ? 0.15 : 0,
     };
-    const score = Object.values(parts).reduce((a, b) => a + b, 0);
+    // Headings and short sentences on a page with little prose (a listing of cards) are layout,
+    // not readable content: scaled by the volume of prose (to 30% with none).
+    const volume = proseVolume(p.proseWords);
+    const score = (0.3 + 0.7 * volume) * Object.values(parts).reduce((a, b) => a + b, 0);
     const gaps = [
       subheadings < 2 && 'add subheadings',
       parts.listsOrTables === 0 && 'use lists or tables',
       avgPassage > READABLE.passageWords && `shorten paragraphs (average ${Math.round(avgPassage)} words)`,
       avgSentence > READABLE.sentenceWords && `shorten sentences (average ${Math.round(avgSentence)} words)`,
       parts.singleH1 === 0 && 'use exactly one <h1>',
+      volume < 1 && `write more prose (${p.proseWords} words in paragraphs)`,
     ].filter((g): g is string => typeof g === 'string');
     return graded(
       score,

@@ -1,69 +1,79 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
+import { advertisedKey } from '../../geo/indexnow.ts';
 
 // IndexNow lets a site push changed URLs to Bing, Yandex, Seznam and Naver (and through Bing to
 // the AI answers built on its index) instead of waiting for a recrawl. Its key file lives at
-// /{key}.txt, which cannot be found without knowing the key, so we look for the key being
-// advertised where a scanner can read it:
-//   - robots.txt: a line naming IndexNow with the key or the key file's URL
-//     ("# IndexNow-Key: 5f2b...", "IndexNow: https://example.com/5f2b....txt");
-//   - the page: <meta name="indexnow-key" content="..."> or <link rel="indexnow" href="/5f2b....txt">.
-// Partial credit: Bing or Yandex webmaster verification (either console can submit URLs), or a
-// sitemap with <lastmod> dates (recrawl hints at least). Keys are 8-128 of [A-Za-z0-9-].
-const KEY = /^[A-Za-z0-9-]{8,128}$/;
-const ROBOTS_LINE = /^[#\s]*index[-_ ]?now(?:[-_ ]?key)?\s*[:=]\s*(\S+)/im;
-const KEY_FILE = /\/([A-Za-z0-9-]{8,128})\.txt$/;
-
-function keyFrom(value: string | undefined | null): string | null {
-  if (!value) return null;
-  const v = value.trim();
-  const file = KEY_FILE.exec(v);
-  if (file) return file[1] ?? null;
-  return KEY.test(v) ? v : null;
-}
+// /{key}.txt (or a keyLocation on the same host), which cannot be found without the key. So:
+//   - a key we know (declared by the owner of a monitored site, or advertised in robots.txt or
+//     the page: shared/scan/geo/indexnow.ts) is verified: the key file must answer 2xx with
+//     exactly the key. Verified passes; a key whose file is missing or wrong fails.
+//   - no key known: the setup cannot be verified from outside. That is not a failure: the check
+//     warns with neutral points (0.5) and says so; Bing/Yandex verification or sitemap <lastmod>
+//     dates are reported, not scored below neutral.
+export const NEUTRAL = 0.5;
 
 export default defineCheck({
   meta: {
     id: 'geo-indexnow',
-    title: 'Site advertises an IndexNow key',
-    failureTitle: 'No IndexNow key advertised',
+    title: 'IndexNow key verified',
+    failureTitle: 'IndexNow key file does not verify',
     description:
-      'IndexNow pushes new and changed URLs to Bing and Yandex within minutes, and Bing feeds several AI answer engines. Generate a key, host it at /{key}.txt, ping on every publish, and note the key in robots.txt ("# IndexNow-Key: <key>").',
+      'IndexNow pushes new and changed URLs to Bing and Yandex within minutes, and Bing feeds several AI answer engines. Host your key at /{key}.txt and ping on every publish. A scanner cannot see the key unless you advertise it ("# IndexNow-Key: <key>" in robots.txt) or declare it on your monitored site (indexnow_key).',
     requiredArtifacts: ['Page'],
-    optionalArtifacts: ['RobotsTxt', 'Sitemap'],
+    optionalArtifacts: ['RobotsTxt', 'Sitemap', 'IndexNow'],
   },
-  run({ Page, RobotsTxt, Sitemap }) {
+  run({ Page, RobotsTxt, Sitemap, IndexNow }) {
     const $ = loadDocument(Page.html);
-    const robotsOk =
-      RobotsTxt && RobotsTxt.status !== null && RobotsTxt.status >= 200 && RobotsTxt.status < 300;
-    const fromRobots = robotsOk ? keyFrom(ROBOTS_LINE.exec(RobotsTxt.body)?.[1]) : null;
-    const fromPage =
-      keyFrom($('meta[name="indexnow-key" i]').attr('content')) ??
-      keyFrom($('link[rel~="indexnow" i]').attr('href'));
-    const key = fromRobots ?? fromPage;
-    if (key) {
-      return pass(`IndexNow key advertised in ${fromRobots ? 'robots.txt' : 'the page'}`, {
-        key,
-        keyFile: new URL(`/${key}.txt`, Page.finalUrl).href,
+    if (IndexNow?.key) {
+      const where =
+        IndexNow.source === 'declared' ? 'declared for this site' : `advertised in ${IndexNow.source}`;
+      const evidence = {
+        key: IndexNow.key,
+        source: IndexNow.source,
+        keyFile: IndexNow.keyFileUrl,
+        status: IndexNow.status,
+      };
+      if (IndexNow.matches) return pass(`IndexNow key ${where} verified at ${IndexNow.keyFileUrl}`, evidence);
+      const why = IndexNow.error
+        ? IndexNow.error
+        : IndexNow.status === null
+          ? 'it could not be fetched'
+          : IndexNow.status >= 200 && IndexNow.status < 300
+            ? 'its content is not the key'
+            : `it answers HTTP ${IndexNow.status}`;
+      return fail(`IndexNow key ${where}, but its key file ${IndexNow.keyFileUrl} does not verify: ${why}`, {
+        ...evidence,
+        fix: `Serve the key, and only the key, as text at ${IndexNow.keyFileUrl}`,
       });
+    }
+    // Artifacts stored before the IndexNow gatherer existed: an advertised key is all we know.
+    if (!IndexNow) {
+      const robotsOk =
+        RobotsTxt && RobotsTxt.status !== null && RobotsTxt.status >= 200 && RobotsTxt.status < 300;
+      const ad = advertisedKey(robotsOk ? RobotsTxt.body : null, $);
+      if (ad)
+        return pass(`IndexNow key advertised in ${ad.source} (key file not checked in this scan)`, {
+          key: ad.key,
+          keyFile: new URL(ad.location ?? `/${ad.key}.txt`, Page.finalUrl).href,
+        });
     }
     const verified = ['msvalidate.01', 'yandex-verification'].filter(
       (n) => $(`meta[name="${n}" i]`).length > 0,
     );
     const lastmods = Sitemap?.lastmods.length ?? 0;
-    const fix =
-      'Generate an IndexNow key, host it at /{key}.txt, add "# IndexNow-Key: <key>" to robots.txt and ping api.indexnow.org when pages change';
-    if (verified.length > 0) {
-      return warn(`No IndexNow key advertised; the site is verified with ${verified.join(' and ')}`, 0.5, {
+    const hints = [
+      verified.length ? `the site is verified with ${verified.join(' and ')}` : null,
+      lastmods ? 'the sitemap carries <lastmod> dates' : null,
+    ].filter(Boolean);
+    return warn(
+      `IndexNow cannot be verified from outside: its key file is only findable with the key, and none is advertised or declared${hints.length ? ` (${hints.join('; ')})` : ''}`,
+      NEUTRAL,
+      {
         verified,
-        fix,
-      });
-    }
-    if (lastmods > 0)
-      return warn('No IndexNow key advertised; the sitemap at least carries <lastmod> dates', 0.3, {
         lastmods,
-        fix,
-      });
-    return fail('No IndexNow key advertised and no freshness signals', { fix });
+        fix: 'Advertise the key ("# IndexNow-Key: <key>" in robots.txt) or declare it on your monitored site (indexnow_key) so it can be verified',
+      },
+    );
   },
 });

@@ -7,12 +7,35 @@ import { inlineCss } from '../content/lib/page.ts';
 // render use) makes the whole page scroll sideways. Markup shows width attributes, style
 // attributes and <style> rules outside @media queries; images and video are left out because
 // stylesheets usually cap them with max-width. One such box already breaks the layout.
+// Not counted: rules for ::before/::after (decorative blobs, usually clipped by an overflow:hidden
+// container) and widths capped by a max-width of at most a phone or in % / vw. In full mode the
+// render is the ground truth: only boxes that really widen the layout viewport at 375 px count
+// (the document's scroll width, and the widening boxes the render names).
 const PHONE_WIDTH = 375;
 const FIXED_WIDTH = /(?:^|[;{\s])(?:min-)?width\s*:\s*(\d+(?:\.\d+)?)px/gi;
 const MEDIA_SCALED = new Set(['img', 'video', 'picture', 'svg', 'canvas']);
 
 function wideDeclarations(css: string): number[] {
+  // A max-width that fits a phone keeps the box narrow whatever its width says.
+  const max = /(?:^|[;{\s])max-width\s*:\s*(\d+(?:\.\d+)?)(px|%|vw)/i.exec(css);
+  if (max && (max[2] !== 'px' || Number(max[1]) <= PHONE_WIDTH)) return [];
   return [...css.matchAll(FIXED_WIDTH)].map((m) => Number(m[1])).filter((w) => w > PHONE_WIDTH);
+}
+
+const PSEUDO_ELEMENT = /::?(?:before|after|backdrop|marker|placeholder)\b/i;
+
+/** Wide widths in a stylesheet's rules, rule by rule; rules that only style pseudo-elements are left out. */
+function wideRuleWidths(css: string): number[] {
+  const out: number[] = [];
+  for (const m of css.matchAll(/([^{}]*)\{([^{}]*)\}/g)) {
+    const selectors = (m[1] ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+    if (selectors.length > 0 && selectors.every((s) => PSEUDO_ELEMENT.test(s))) continue;
+    out.push(...wideDeclarations(m[2] ?? ''));
+  }
+  return out;
 }
 
 /** Top-level CSS with @media blocks removed (their rules are already conditional). */
@@ -38,8 +61,9 @@ export default defineCheck({
     description:
       'Elements with a fixed width above ~375 px overflow phone screens. Use percentages, max-width and flexible layouts (flexbox, grid) instead.',
     requiredArtifacts: ['Page'],
+    optionalArtifacts: ['Rendered'],
   },
-  run({ Page }) {
+  run({ Page, Rendered }) {
     const $ = loadDocument(Page.html);
     const attrs = $('[width]')
       .toArray()
@@ -54,7 +78,7 @@ export default defineCheck({
     const styled = css.attributes.filter(
       (a) => !MEDIA_SCALED.has(a.el.name) && wideDeclarations(a.css).length > 0,
     );
-    const rules = css.blocks.flatMap((b) => wideDeclarations(outsideMedia(b)));
+    const rules = css.blocks.flatMap((b) => wideRuleWidths(outsideMedia(b)));
     const count = attrs.length + styled.length + rules.length;
     const widest = Math.max(
       0,
@@ -69,6 +93,22 @@ export default defineCheck({
       widest,
     };
     if ($('body').children().length === 0) return notApplicable('Page has no content');
+    if (Rendered) {
+      // Ground truth: does anything widen the 375 px layout viewport?
+      const { width, scrollWidth, widening } = Rendered.mobile;
+      const rendered = { ...evidence, width, scrollWidth, widening: widening ?? null };
+      if (scrollWidth - width <= 2)
+        return pass(
+          `No box widens the page at ${width} px${count ? ` (${count} fixed width${count > 1 ? 's' : ''} in the markup, all contained)` : ''}`,
+          rendered,
+        );
+      const boxes = widening?.length ? `: ${widening.join(', ')}` : '';
+      return graded(
+        0.6 * 0.85 ** Math.max(0, (widening?.length ?? 1) - 1),
+        `The page is ${scrollWidth} px wide at ${width} px${boxes}`,
+        rendered,
+      );
+    }
     if (count === 0) return pass(`No fixed widths above ${PHONE_WIDTH} px in the markup`, evidence);
     return graded(
       0.6 * 0.85 ** (count - 1),

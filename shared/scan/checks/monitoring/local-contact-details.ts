@@ -17,7 +17,7 @@ export default defineCheck({
   run({ Page }) {
     const $ = loadDocument(Page.html);
     const text = bodyText($);
-    const phone = visiblePhone($, text);
+    const phone = visiblePhone($, text, Page.finalUrl);
     const address = visibleAddress($, text);
     const evidence = { phone, address };
     if (phone && address) return pass('Page shows a phone number and a postal address', evidence);

@@ -46,6 +46,8 @@ export const SECURITY_DIMENSION: ModelDimension = {
   name: 'Security',
   weight: 1,
   method: 'modifiers',
+  // Response headers and cookies: as true of an error page as of any other.
+  pageIndependent: true,
   checks: securityChecks.map((c) =>
     c.meta.id === 'https' ? { id: c.meta.id, weight: 1, gate: { cap: 20 } } : { id: c.meta.id, weight: 1 },
   ),

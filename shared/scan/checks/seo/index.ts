@@ -1,5 +1,6 @@
 import type { Check } from '../../check.ts';
 import seoCanonical from './seo-canonical.ts';
+import seoDirectoryListing from './seo-directory-listing.ts';
 import seoH1 from './seo-h1.ts';
 import seoHreflang from './seo-hreflang.ts';
 import seoHtmlLang from './seo-html-lang.ts';
@@ -16,6 +17,7 @@ import seoTitle from './seo-title.ts';
 // Checks of this folder, registered here in a stable order.
 export const seoChecks: Check[] = [
   seoHttpStatus,
+  seoDirectoryListing,
   seoIndexable,
   seoTitle,
   seoMetaDescription,

@@ -1,4 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
+import { phoneCountries, phonesInText } from '../../../computed/contact.ts';
+import { htmlLang } from '../../content/lib/page.ts';
 import { type JsonLdNode, type StructuredData, typesOf } from '../../seo/lib/structured-data.ts';
 
 // What the local checks share: schema.org's LocalBusiness family and how contact details show on
@@ -82,8 +84,13 @@ const POSTCODES = [
   /\b\d{4,5}\s+[A-ZÄÖÜÉ][a-zäöüéèß]+/,
 ];
 
-export function visiblePhone($: CheerioAPI, text: string): boolean {
-  return $('a[href^="tel:" i]').length > 0 || PHONE_IN_TEXT.test(text);
+/** A tel: link, a number introduced as a phone number, or any valid number of the page's country. */
+export function visiblePhone($: CheerioAPI, text: string, pageUrl: string): boolean {
+  return (
+    $('a[href^="tel:" i]').length > 0 ||
+    PHONE_IN_TEXT.test(text) ||
+    phonesInText(text, phoneCountries(htmlLang($), pageUrl)).length > 0
+  );
 }
 
 export function visibleAddress($: CheerioAPI, text: string): boolean {

@@ -1,0 +1,88 @@
+import type { CountryCode } from 'libphonenumber-js/max';
+import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { defaultCountry } from '../checks/content/lib/link-words.ts';
+
+// Contact data written as plain text (a footer with "Tlf. 33 12 34 56 · info@firma.dk"), not only
+// as tel:/mailto: links. Phone numbers are found by libphonenumber-js (Google's libphonenumber
+// metadata, "valid" leniency: a number must be a valid number of its country, so prices, dates,
+// order numbers and VAT ids do not count). Numbers written without a +country code are read in
+// the page's country: the lang tag's region, else the country-code TLD, else the language's
+// usual country; English pages with neither are read as US and GB numbers.
+
+const MAX_TEXT = 60_000;
+
+// Generic TLDs that look like country codes but are sold worldwide.
+const GENERIC_CC = new Set([
+  'ai',
+  'io',
+  'co',
+  'me',
+  'tv',
+  'fm',
+  'ly',
+  'gg',
+  'sh',
+  'ac',
+  'to',
+  'cc',
+  'ws',
+  'la',
+  'am',
+]);
+
+function tldCountry(host: string): string | undefined {
+  const tld = host.toLowerCase().split('.').pop() ?? '';
+  if (!/^[a-z]{2}$/.test(tld)) return undefined;
+  if (tld === 'uk') return 'GB';
+  if (GENERIC_CC.has(tld)) return undefined;
+  return tld.toUpperCase();
+}
+
+/** Countries to read national-format numbers in, most likely first (at most three). */
+export function phoneCountries(lang: string | null, pageUrl: string): string[] {
+  const out: string[] = [];
+  const add = (c: string | undefined) => {
+    if (c && !out.includes(c)) out.push(c);
+  };
+  const region = /^[a-z]{2,3}[-_]([a-z]{2})\b/i.exec(lang ?? '')?.[1];
+  add(region?.toUpperCase());
+  try {
+    add(tldCountry(new URL(pageUrl).hostname));
+  } catch {}
+  add(defaultCountry(lang));
+  if (out.length === 0) {
+    add('US');
+    add('GB');
+  }
+  return out.slice(0, 3);
+}
+
+/** Phone numbers in the text, in E.164 (deduplicated). */
+export function phonesInText(text: string, countries: readonly string[]): string[] {
+  const t = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT / 2)}\n${text.slice(-MAX_TEXT / 2)}` : text;
+  const found = new Set<string>();
+  const runs: (CountryCode | undefined)[] = countries.length ? (countries as CountryCode[]) : [undefined];
+  for (const c of runs) {
+    try {
+      for (const m of findPhoneNumbersInText(t, c ? { defaultCountry: c } : {})) found.add(m.number.number);
+    } catch {
+      // an unknown country code: libphonenumber has no metadata for it; try the next
+    }
+  }
+  return [...found];
+}
+
+// user@example.com, also written "user [at] example.com"; file names such as logo@2x.png are not
+// addresses.
+const EMAIL =
+  /[\p{L}\p{N}._%+-]+(?:@|\s?\[at\]\s?|\s?\(at\)\s?)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(\p{L}{2,24})\b/giu;
+const NOT_A_TLD = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'avif', 'css', 'js']);
+
+export function emailsInText(text: string): string[] {
+  const out = new Set<string>();
+  for (const m of text.slice(0, MAX_TEXT * 2).matchAll(EMAIL)) {
+    if (NOT_A_TLD.has((m[1] ?? '').toLowerCase())) continue;
+    out.add(m[0].toLowerCase());
+  }
+  return [...out];
+}
