@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import docs from './docs/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
@@ -22,4 +23,5 @@ export const routes: RouteDef[] = [
   ...monitor,
   ...statusPage,
   ...meta,
+  ...docs,
 ];
