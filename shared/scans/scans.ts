@@ -62,6 +62,7 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
     const recent = await trx
       .selectFrom('scans')
       .selectAll()
+      .select(AGE_MS)
       .where('url', '=', url)
       .where('mode', '=', req.mode)
       .where((eb) =>
@@ -85,6 +86,7 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
       .insertInto('scans')
       .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
       .returningAll()
+      .returning(AGE_MS)
       .executeTakeFirstOrThrow();
     await addJob(
       trx,
@@ -154,7 +156,7 @@ export async function getScan(
   id: string,
   opts: { artifacts?: boolean } = {},
 ): Promise<Scan | undefined> {
-  const q = services.db.selectFrom('scans').where('id', '=', id);
+  const q = services.db.selectFrom('scans').select(AGE_MS).where('id', '=', id);
   if (opts.artifacts) return q.selectAll().executeTakeFirst();
   const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
   return row && { ...row, artifacts: null };
@@ -198,12 +200,19 @@ export function scanFailure(scan: Scan): AppError {
   );
 }
 
-/** Body of a 202 answer: where and how to poll. */
-export function pendingBody(scan: Scan, location: string) {
+/** Milliseconds since the scan was asked for, by the database clock. */
+const AGE_MS = sql<number>`floor(extract(epoch from (now() - created_at)) * 1000)::int`.as('age_ms');
+
+/** A scan row as read by this module: with its age when it was read. */
+export type ScanRow = Scan & { age_ms?: number };
+
+/** Body of a 202 answer: where and how to poll, the phase the worker is in and the time so far. */
+export function pendingBody(scan: ScanRow, location: string) {
   return {
     id: scan.id,
     status: scan.status as 'queued' | 'running',
     phase: scan.phase,
+    elapsedMs: scan.age_ms ?? 0,
     url: scan.url,
     mode: scan.mode,
     poll: location,
