@@ -7,6 +7,7 @@ import { scan, usage as scanUsage } from './commands/scan.ts';
 import { migrateCommand, serve } from './commands/serve.ts';
 import { subscriptions, usage as subscriptionsUsage } from './commands/subscriptions.ts';
 import { type CliIO, UsageError } from './context.ts';
+import { processIO } from './progress.ts';
 
 const HELP = `sightline: website scanning, audit and monitoring
 
@@ -22,10 +23,7 @@ const HELP = `sightline: website scanning, audit and monitoring
 
 Configuration comes from environment variables (see README).`;
 
-export async function main(
-  argv: string[],
-  io: CliIO = { out: (l) => console.log(l), err: (l) => console.error(l) },
-): Promise<number> {
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {

@@ -5,7 +5,7 @@ import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
 import { NetError } from '../net/net-error.ts';
-import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
+import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
 import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
 
@@ -24,7 +24,10 @@ export function urlPolicy(services: Pick<Services, 'config'>): UrlPolicy {
   return cachedPolicy.policy;
 }
 
-/** Normalises and vets a target URL as the API receives it (400 invalid_url / url_not_allowed). */
+/**
+ * Normalises and vets a target URL as the API receives it (400 invalid_url / url_not_allowed); a
+ * bare host or host:port gets https when it answers TLS, else http.
+ */
 export async function vetTargetUrl(
   services: Pick<Services, 'config'>,
   input: string,
@@ -32,7 +35,8 @@ export async function vetTargetUrl(
 ): Promise<URL> {
   const url = normalizeTargetUrl(input, field);
   try {
-    await assertUrlAllowed(url, urlPolicy(services), field);
+    // A bare host is tried over https, then http (resolveTargetUrl).
+    return await resolveTargetUrl(input, urlPolicy(services), field);
   } catch (err) {
     if (err instanceof NetError) {
       throw new AppError(400, 'invalid_url', 'Invalid URL', `${url.hostname} could not be resolved.`, {
@@ -41,7 +45,6 @@ export async function vetTargetUrl(
     }
     throw err;
   }
-  return url;
 }
 
 export interface ScanRequest {

@@ -90,6 +90,15 @@ describe('GET /api/v1/scan (A)', () => {
     );
   });
 
+  it('scans a bare host:port over http when it does not answer https there', async () => {
+    const key = await t.newKey('A', 'free');
+    const res = await call(t.url, `/api/v1/scan?url=127.0.0.1:${site.port}/?from=bare&mode=quick&wait=60`, {
+      key,
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.url, `${site.origin}/?from=bare`);
+  });
+
   it('serves the same URL and mode from the stored result within the TTL, and adds a recommendation', async () => {
     const key = await t.newKey('A', 'pro');
     const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, {
