@@ -10,9 +10,6 @@ import { scanTopic } from './scans.ts';
 // One scans row, gathered and scored (the scan_url job). Idempotent: a re-run after a crash
 // overwrites the same row. Pollers see the phase as it moves and are woken by NOTIFY at the end.
 
-/** A phase slower than this is logged at info (every phase is at debug). */
-const SLOW_PHASE_MS = 10_000;
-
 export async function executeScan(ctx: JobContext, scanId: string): Promise<void> {
   const { db, config, log, signal, browser } = ctx;
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
@@ -40,7 +37,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     );
   };
   const onPhaseDone = (phase: string, ms: number) => {
-    if (ms > SLOW_PHASE_MS) log.info({ scanId, phase, ms }, 'slow scan phase');
+    if (ms > config.SCAN_SLOW_PHASE_MS) log.info({ scanId, phase, ms }, 'slow scan phase');
     else log.debug({ scanId, phase, ms }, 'scan phase done');
   };
 
@@ -91,7 +88,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       return;
     }
     await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results });
-    log.info(
+    log.debug(
       { scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore },
       'scan done',
     );
