@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import checkout from './checkout/index.ts';
 import docs from './docs/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
@@ -24,4 +25,5 @@ export const routes: RouteDef[] = [
   ...statusPage,
   ...meta,
   ...docs,
+  ...checkout,
 ];

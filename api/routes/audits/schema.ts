@@ -23,7 +23,12 @@ export const AuditOrderBody = z.object({
 
 export const OrderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order_id') });
 export const ReportQuery = z.object({
-  token: z.string().min(1).max(128).describe("The report's token, as given in report_url"),
+  token: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("The report's token, as given in report_url; not needed with a key of the ordering account"),
 });
 
 const OrderError = z.object({ code: z.string(), message: z.string() });
