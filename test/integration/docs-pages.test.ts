@@ -11,7 +11,8 @@ import { skipUnlessBrowser } from '../helpers/browser.ts';
 // guides rendered from docs/*.md, all from this origin under a CSP without inline scripts.
 
 const installed = findChromium();
-const SCREENSHOT = path.resolve('docs/img/docs-reference.png');
+// Written under test-results/ (a run never dirties the tree); docs/img/docs-reference.png is a copy.
+const SCREENSHOT = path.resolve('test-results/docs-reference.png');
 
 let t: TestApi;
 
