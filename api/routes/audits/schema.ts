@@ -12,7 +12,11 @@ export const PRODUCT_IDS = [
 
 export const AuditOrderBody = z.object({
   product: z.enum(PRODUCT_IDS).describe('Product id from GET /api/v1/products'),
-  target_url: z.string().min(1).max(2048).describe('Site to audit: a full URL (a bare host means https://)'),
+  target_url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .describe('Site to audit: a full URL (a bare host is tried over https, then http)'),
   webhook_url: z
     .string()
     .min(1)
