@@ -4,6 +4,7 @@ import { koaBody } from 'koa-body';
 import type { Services } from '../shared/services.ts';
 import { errorHandler } from './middlewares/errors.ts';
 import { guard, rateHeadersFallback } from './middlewares/guard.ts';
+import { jsonBodyOnly } from './middlewares/json-body.ts';
 import { observe } from './middlewares/observe.ts';
 import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
@@ -13,7 +14,7 @@ import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
  * Builds the Koa app: observe -> errors -> rate headers -> router, and per route
- * guard (admission) -> body -> validate -> handler. The body is parsed only once a route has
+ * guard (admission) -> JSON-only check -> body -> validate -> handler. The body is parsed only once a route has
  * matched and admitted the caller: an unknown path or a refused caller costs no parsing.
  */
 export function createApp(services: Services, routes: RouteDef[] = defaultRoutes): Koa {
@@ -52,10 +53,14 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   });
 
   for (const def of routes) {
+    // A JSON endpoint takes only JSON: 415 otherwise, as problem+json or, where the route
+    // declares its own 415 body (MCP), as a JSON-RPC error.
+    const jsonOnly = def.request?.body ? [jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem')] : [];
     router[def.method](
       def.path,
       named(def.path),
       guard(def.access, services),
+      ...jsonOnly,
       bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT),
       validate(def),
       async (rawCtx) => {

@@ -60,6 +60,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing or invalid API key',
   403: 'Tier, variant or subscription does not allow this call',
   404: 'Not found',
+  415: 'The body is not sent as application/json',
   429: 'Rate limit exceeded; retry after the window resets (Retry-After)',
   500: 'Server error',
 };
@@ -119,6 +120,7 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
     if (def.access.kind === 'key') errorStatuses.push(401, 403);
     if (def.access.kind === 'optional-key') errorStatuses.push(401);
     if (def.path.includes(':')) errorStatuses.push(404);
+    if (def.request?.body) errorStatuses.push(415);
     for (const s of errorStatuses) {
       responses[String(s)] ??= {
         description: ERROR_TEXT[s] ?? 'Error',

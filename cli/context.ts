@@ -6,6 +6,8 @@ import { createDb, type Db } from '../shared/db/pool.ts';
 export interface CliIO {
   out: (line: string) => void;
   err: (line: string) => void;
+  /** An updating status line (a terminal only); '' clears it. Absent: print plain lines. */
+  status?: (line: string) => void;
 }
 
 export class UsageError extends Error {}

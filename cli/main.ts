@@ -10,6 +10,7 @@ import { migrateCommand, serve } from './commands/serve.ts';
 import { sites, usage as sitesUsage } from './commands/sites.ts';
 import { subscriptions, usage as subscriptionsUsage } from './commands/subscriptions.ts';
 import { type CliIO, UsageError } from './context.ts';
+import { processIO } from './progress.ts';
 
 const HELP = `sightline: website scanning, audit and monitoring
 
@@ -28,10 +29,7 @@ const HELP = `sightline: website scanning, audit and monitoring
 
 Configuration comes from environment variables (see README).`;
 
-export async function main(
-  argv: string[],
-  io: CliIO = { out: (l) => console.log(l), err: (l) => console.error(l) },
-): Promise<number> {
+export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
     switch (cmd) {

@@ -41,6 +41,8 @@ const ConfigSchema = z.object({
   SCAN_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
   SCAN_QUICK_DEADLINE_MS: z.coerce.number().int().min(1000).default(60_000),
   SCAN_FULL_DEADLINE_MS: z.coerce.number().int().min(5000).default(240_000),
+  /** A scan phase slower than this is logged at info (every phase is at debug). */
+  SCAN_SLOW_PHASE_MS: z.coerce.number().int().min(0).default(10_000),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   CHROMIUM_PATH: z.string().optional(),
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),

@@ -64,7 +64,7 @@ export function registerQueueDepth(
 
 export const scanDuration = new client.Histogram({
   name: 'sightline_scan_duration_seconds',
-  help: 'Scan time by mode and phase (quick, rendered, lighthouse, total)',
+  help: 'Scan time by mode and phase (quick, rendered, lighthouse, score, total)',
   labelNames: ['mode', 'phase'] as const,
   buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 20, 40, 80, 160, 300],
   registers: [registry],

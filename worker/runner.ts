@@ -31,10 +31,15 @@ export interface WorkerProcess {
   close: () => Promise<void>;
 }
 
-function graphileLogger(log: Logger): GwLogger {
+/**
+ * graphile-worker's own lines: its per-job dumps ("Completed task …" with the whole job row, and
+ * "Failed task …" with the stack) go to debug, as do its other info lines; our task wrapper
+ * writes the one line per job. Its other warnings and errors keep their level.
+ */
+export function graphileLogger(log: Logger): GwLogger {
   return new GwLogger((scope) => (level, message, meta) => {
-    const l =
-      level === 'error' ? 'error' : level === 'warning' ? 'warn' : level === 'info' ? 'info' : 'debug';
+    const perJob = meta?.success === true || meta?.failure === true;
+    const l = perJob ? 'debug' : level === 'error' ? 'error' : level === 'warning' ? 'warn' : 'debug';
     log[l]({ scope, ...(meta ?? {}) }, message);
   });
 }
@@ -42,9 +47,9 @@ function graphileLogger(log: Logger): GwLogger {
 export async function startWorker(
   config: Config,
   databaseUrl: string,
-  opts: { metricsPort?: number | null; crontab?: string | null } = {},
+  opts: { metricsPort?: number | null; crontab?: string | null; logDestination?: NodeJS.WritableStream } = {},
 ): Promise<WorkerProcess> {
-  const log = createLogger('worker', undefined, config.LOG_LEVEL);
+  const log = createLogger('worker', opts.logDestination, config.LOG_LEVEL);
   const handle = createDb(databaseUrl, {
     max: config.WORKER_CONCURRENCY + 4,
     application: 'sightline-worker',

@@ -43,7 +43,10 @@ export function toGraphileTask(
     const parsed = def.payload.safeParse(rawPayload ?? {});
     if (!parsed.success) {
       jobsTotal.inc({ task: def.name, outcome: 'invalid_payload' });
-      log.error({ issues: parsed.error.issues }, 'invalid payload: failing the job permanently');
+      log.error(
+        { outcome: 'invalid_payload', issues: parsed.error.issues },
+        'invalid payload: failing the job permanently',
+      );
       // Retrying cannot fix a payload: make this attempt the last, so graphile-worker keeps the
       // job as permanently failed (attempts = max_attempts) with the error, instead of retrying.
       await sql`update graphile_worker._private_jobs set max_attempts = attempts where id = ${helpers.job.id}::bigint`
@@ -55,7 +58,9 @@ export function toGraphileTask(
     if (def.timeoutMs) signals.push(AbortSignal.timeout(def.timeoutMs));
     const signal = AbortSignal.any(signals);
     const end = jobDuration.startTimer({ task: def.name });
+    const notes: Record<string, unknown> = {};
     log.debug('job started');
+    // One line per job at info (task, outcome, duration and the task's notes); a failure at warn.
     try {
       await def.run(parsed.data, {
         db: deps.db,
@@ -64,13 +69,14 @@ export function toGraphileTask(
         helpers,
         signal,
         browser: deps.browser,
+        note: (fields) => Object.assign(notes, fields),
       });
       jobsTotal.inc({ task: def.name, outcome: 'success' });
-      log.info({ ms: Math.round(end() * 1000) }, 'job done');
+      log.info({ ...notes, outcome: 'success', ms: Math.round(end() * 1000) }, 'job done');
     } catch (err) {
-      end();
+      const ms = Math.round(end() * 1000);
       jobsTotal.inc({ task: def.name, outcome: 'failure' });
-      log.warn({ err }, 'job failed');
+      log.warn({ ...notes, outcome: 'failure', ms, err }, 'job failed');
       throw err;
     }
   };

@@ -2,7 +2,9 @@ import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
 import benchmarks from './benchmarks/index.ts';
+import checkout from './checkout/index.ts';
 import collect from './collect/index.ts';
+import docs from './docs/index.ts';
 import geo from './geo/index.ts';
 import mcp from './mcp/index.ts';
 import meta from './meta/index.ts';
@@ -30,4 +32,6 @@ export const routes: RouteDef[] = [
   ...geo,
   ...statusPage,
   ...meta,
+  ...docs,
+  ...checkout,
 ];

@@ -1,32 +1,56 @@
 import { parseArgs } from 'node:util';
-import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl } from '../../shared/net/url-policy.ts';
+import { AppError } from '../../shared/errors.ts';
+import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { pageVerdict } from '../../shared/scan/computed/page-kind.ts';
 import { runScan } from '../../shared/scans/run-scan.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
+import { startProgress } from '../progress.ts';
 
-export const usage = 'sightline scan URL [--mode quick|full] [--json]   (no server or database needed)';
+export const usage =
+  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--json]   (no server or database needed)';
 
-/** Runs one scan in this process and prints a summary (or the full JSON), with a line per phase. */
+/**
+ * Runs one scan in this process and prints a summary (or the full JSON). The phase and the time
+ * so far show on one updating line on a terminal, as plain lines otherwise.
+ */
 export async function scan(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { mode: { type: 'string', default: 'quick' }, json: { type: 'boolean', default: false } },
+    options: {
+      mode: { type: 'string', default: 'quick' },
+      json: { type: 'boolean', default: false },
+      'allow-host': { type: 'string', multiple: true, default: [] },
+    },
   });
   const input = positionals[0];
   if (!input) throw new UsageError(usage);
   const mode = values.mode;
   if (mode !== 'quick' && mode !== 'full') throw new UsageError('--mode must be quick or full');
   const config = loadCliConfig();
-  const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
-  const url = normalizeTargetUrl(input);
-  await assertUrlAllowed(url, policy);
+  const allowHosts = [config.SCAN_ALLOW_HOSTS, ...values['allow-host']].filter(Boolean).join(',');
+  const policy = createUrlPolicy(allowHosts);
+  let url: URL;
+  try {
+    url = await resolveTargetUrl(input, policy);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'url_not_allowed') {
+      const target = normalizeTargetUrl(input);
+      const hostPort = target.port ? `${target.hostname}:${target.port}` : target.hostname;
+      io.err(`url_not_allowed: ${err.detail}`);
+      if (/not a public address|local host name|resolves to an address/.test(err.detail))
+        io.err(
+          `To scan it anyway (your own machine or network), allow it: sightline scan ${input} --allow-host ${hostPort}\n` +
+            `or set SCAN_ALLOW_HOSTS=${hostPort} (comma-separated hosts, host:port or CIDRs; the API and worker read it too).`,
+        );
+      return 1;
+    }
+    throw err;
+  }
 
-  const started = Date.now();
-  const progress = (phase: string) => io.err(`[${((Date.now() - started) / 1000).toFixed(1)}s] ${phase}`);
-  progress(`scanning ${url} (${mode})`);
+  const progress = startProgress(io, `scanning ${url} (${mode})`);
   const deadline = AbortSignal.timeout(
     mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS,
   );
@@ -35,9 +59,9 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
       policy,
       browser: () => browserResources(config),
       signal: deadline,
-      onPhase: progress,
+      onPhase: (phase) => progress.phase(phase),
     });
-    progress('done');
+    progress.done('done');
     const page = artifacts.Page;
     const verdict = pageVerdict(artifacts);
     // An error page is not scored as content: exit non-zero, as for a page that could not be fetched.
@@ -84,6 +108,9 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
         `\nnot gathered: ${notGathered.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`,
       );
     return failed ? 1 : 0;
+  } catch (err) {
+    progress.done();
+    throw err;
   } finally {
     await closeBrowserResources();
   }

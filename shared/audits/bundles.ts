@@ -27,10 +27,27 @@ const NEEDS_WORK = 70;
 const COMPLETE_PRICE = 24_900; // all 7 products, about 27% under their sum
 const FOCUS_DISCOUNT = 0.8; // 3 products for 80% of their sum
 
+/**
+ * Without a payment link configured, a bundle links to this server's own page that says how to
+ * order its audits (GET /checkout/:bundle), never to a page that may not exist.
+ */
+const orderingPage = (config: Pick<Config, 'publicBaseUrl'>, bundleId: string) =>
+  `${config.publicBaseUrl}/checkout/${bundleId}`;
+
+/** The audit products of a bundle id made by recommendBundle, or undefined for any other id. */
+export function bundleProducts(bundleId: string): string[] | undefined {
+  if (bundleId === 'complete_audit_bundle') return Object.values(DIMENSION_PRODUCT);
+  const m = /^focus_bundle_([a-z]+)_([a-z]+)_([a-z]+)$/.exec(bundleId);
+  if (!m) return undefined;
+  const dims = m.slice(1);
+  if (new Set(dims).size !== 3 || !dims.every((d) => DIMENSION_PRODUCT[d])) return undefined;
+  return dims.map((d) => DIMENSION_PRODUCT[d]!);
+}
+
 export function recommendBundle(
   dimensions: { id: string; name: string; score: number | null }[],
   prices: Map<string, number>,
-  config: Pick<Config, 'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'publicSiteUrl'>,
+  config: Pick<Config, 'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'publicBaseUrl'>,
 ): Recommendation {
   const scored = dimensions.filter((d) => d.score !== null && DIMENSION_PRODUCT[d.id]) as {
     id: string;
@@ -44,7 +61,7 @@ export function recommendBundle(
       name: 'Complete Audit Bundle',
       tagline: `${weak.length} of 7 areas score under ${NEEDS_WORK}: audit all seven and fix them in one plan.`,
       bundlePrice: COMPLETE_PRICE,
-      stripeLink: config.STRIPE_LINK_COMPLETE ?? `${config.publicSiteUrl}/checkout/complete_audit_bundle`,
+      stripeLink: config.STRIPE_LINK_COMPLETE ?? orderingPage(config, 'complete_audit_bundle'),
       products: Object.values(DIMENSION_PRODUCT),
     };
   }
@@ -59,7 +76,7 @@ export function recommendBundle(
     bundlePrice: Math.round((sum * FOCUS_DISCOUNT) / 100) * 100,
     stripeLink: config.STRIPE_LINK_FOCUS
       ? `${config.STRIPE_LINK_FOCUS}?bundle=${id}`
-      : `${config.publicSiteUrl}/checkout/${id}`,
+      : orderingPage(config, id),
     products,
   };
 }

@@ -190,6 +190,26 @@ export async function orderForReport(
   const a = Buffer.from(order?.report_token ?? '');
   const b = Buffer.from(token);
   if (!order || a.length !== b.length || !timingSafeEqual(a, b)) throw notFound('No report at this address.');
+  return deliveredReport(order);
+}
+
+/** The owner's way to a report: any key of the ordering account, no token needed. */
+export async function orderForOwnerReport(
+  db: Kysely<Database>,
+  accountId: string,
+  orderId: string,
+): Promise<AuditOrder> {
+  const order = await db
+    .selectFrom('audit_orders')
+    .selectAll()
+    .where('id', '=', orderId)
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  if (!order) throw notFound('No report at this address.');
+  return deliveredReport(order);
+}
+
+function deliveredReport(order: AuditOrder): AuditOrder {
   if (order.status !== 'delivered' || !order.report) {
     throw new AppError(
       404,

@@ -26,6 +26,11 @@ export interface JobContext {
   signal: AbortSignal;
   /** The process's browser, for full-mode work; started on first use. */
   browser: BrowserProvider;
+  /**
+   * Adds facts (counts, ids, a score) to the job's one info line, written when it ends, instead
+   * of a line of their own. Absent outside a worker.
+   */
+  note?: (fields: Record<string, unknown>) => void;
 }
 
 /** Where a job stands in its retries, for work that must decide whether to give up. */

@@ -6,9 +6,10 @@ import type { MonitorScan } from '../db/tables/monitor-scans.ts';
 import type { MonitoredSite, SiteType } from '../db/tables/monitored-sites.ts';
 import type { Subscription } from '../db/tables/subscriptions.ts';
 import { AppError, badRequest, notFound, quotaExceeded, subscriptionRequired } from '../errors.ts';
+import { addJob } from '../jobs/queue.ts';
 import { vetTargetUrl } from '../scans/scans.ts';
 import type { Services } from '../services.ts';
-import { monitorJobKey } from './jobs.ts';
+import { MONITOR_SCAN_ATTEMPTS, MONITOR_SCAN_TASK, monitorJobKey } from './jobs.ts';
 
 // Monitored sites of a subscriber. Every call needs an active subscription; own sites and
 // competitors share its quota, checked under a lock on the subscription row so concurrent adds
@@ -193,11 +194,64 @@ export async function updateSite(services: Services, accountId: string, id: numb
       ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
       ...(patch.status !== undefined ? { status: patch.status } : {}),
       ...keyFields(site.url, patch.indexnowKey, patch.indexnowKeyLocation),
+      // Resuming a paused site makes it due at once: the next fan-out tick scans it.
+      ...(patch.status === 'active' && site.status === 'paused'
+        ? { next_scan_due_at: sql<Date>`now()` }
+        : {}),
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', site.id)
     .returningAll()
     .executeTakeFirstOrThrow();
+}
+
+export interface SiteScanRequest {
+  site: MonitoredSite;
+  /** The slot the scan records (epoch ms): the time it was asked for. */
+  dueAt: number;
+  /** queued: a new job; pending: a scan of this site was already waiting or running (no new one). */
+  state: 'queued' | 'pending';
+}
+
+/**
+ * A monitoring scan of one site now, beside its schedule. One pending scan per site: while a
+ * scan of the site (asked for or scheduled) waits or runs, asking again adds nothing. The check
+ * and the enqueue happen under a lock on the site row, so concurrent asks add one job.
+ */
+export async function requestSiteScan(
+  services: Services,
+  accountId: string,
+  id: number,
+): Promise<SiteScanRequest> {
+  await requireSubscription(services.db, accountId);
+  const site = await getSite(services.db, accountId, id);
+  if (site.status === 'paused') {
+    throw new AppError(
+      409,
+      'site_paused',
+      'Site paused',
+      `Site ${id} is paused; resume it (PATCH status: active) to scan it.`,
+    );
+  }
+  return services.db.transaction().execute(async (trx) => {
+    await trx.selectFrom('monitored_sites').select('id').where('id', '=', site.id).forUpdate().execute();
+    const pending = await sql<{ due_at: string | null }>`
+      select (payload->>'dueAt') as due_at
+        from graphile_worker._private_jobs
+       where key = ${monitorJobKey(site.id)} and attempts < max_attempts`.execute(trx);
+    if (pending.rows[0]) return { site, dueAt: Number(pending.rows[0].due_at), state: 'pending' as const };
+    const { rows } = await sql<{
+      now: string;
+    }>`select floor(extract(epoch from now()) * 1000)::bigint as now`.execute(trx);
+    const dueAt = Number(rows[0]!.now);
+    await addJob(
+      trx,
+      MONITOR_SCAN_TASK,
+      { siteId: site.id, dueAt },
+      { jobKey: monitorJobKey(site.id), maxAttempts: MONITOR_SCAN_ATTEMPTS },
+    );
+    return { site, dueAt, state: 'queued' as const };
+  });
 }
 
 /** Removes the site with its scans and alerts, and its pending scan job. */

@@ -1,4 +1,5 @@
 import dns from 'node:dns';
+import tls from 'node:tls';
 import { invalidUrl, urlNotAllowed } from '../errors.ts';
 import { type Allowlist, forbiddenReason, normalizeHost, parseAllowlist, parseIp } from './address-policy.ts';
 import { NetError, toNetError } from './net-error.ts';
@@ -158,4 +159,55 @@ export async function resolveChecked(
       throw urlNotAllowed(`${host} resolves to an address that is not public.`, field);
   }
   return answers;
+}
+
+const PROBE_TIMEOUT_MS = 4_000;
+
+/**
+ * Whether `address:port` completes a TLS handshake for `host` (certificate problems aside: they
+ * are the scan's to report, not a reason to drop to http). A refused or reset connection, a
+ * timeout or a peer that does not speak TLS answers false.
+ */
+export function speaksTls(
+  address: string,
+  port: number,
+  host: string,
+  timeoutMs = PROBE_TIMEOUT_MS,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tls.connect({
+      host: address,
+      port,
+      servername: parseIp(host) ? undefined : host,
+      rejectUnauthorized: false,
+      ALPNProtocols: ['http/1.1'],
+    });
+    const settle = (ok: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(ok);
+    };
+    const timer = setTimeout(() => settle(false), timeoutMs);
+    socket.once('secureConnect', () => settle(true));
+    socket.once('error', () => settle(false));
+    socket.once('close', () => settle(false));
+  });
+}
+
+/**
+ * User input to a vetted target URL. A bare host or `host:port` (no scheme) is tried over https
+ * first and, when https cannot connect or handshake there, over http; the http URL is vetted
+ * again (the allowlist may name ports).
+ */
+export async function resolveTargetUrl(input: string, policy: UrlPolicy, field = 'url'): Promise<URL> {
+  const url = normalizeTargetUrl(input, field);
+  const addresses = await assertUrlAllowed(url, policy, field);
+  const bare = !input.trim().includes('://') && !input.trim().startsWith('//');
+  if (!bare || !addresses[0]) return url;
+  if (await speaksTls(addresses[0], urlPort(url), normalizeHost(url.hostname))) return url;
+  const plain = new URL(url);
+  plain.protocol = 'http:';
+  // An explicit port stays; a bare host moves from 443 to 80.
+  await assertUrlAllowed(plain, policy, field);
+  return plain;
 }

@@ -23,19 +23,22 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
 
   const deadlineMs = scan.mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS;
   const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
-  let lastPhaseWrite = 0;
+  // Pollers see each phase as it starts (a handful per scan), written in order.
+  let phaseWrites: Promise<unknown> = Promise.resolve();
   const onPhase = (phase: string) => {
-    log.debug({ scanId, phase }, 'scan phase');
-    // Progress is for pollers; at most a couple of writes a second is plenty.
-    if (Date.now() - lastPhaseWrite < 500) return;
-    lastPhaseWrite = Date.now();
-    void db
-      .updateTable('scans')
-      .set({ phase })
-      .where('id', '=', scanId)
-      .where('status', '=', 'running')
-      .execute()
-      .catch(() => {});
+    phaseWrites = phaseWrites.then(() =>
+      db
+        .updateTable('scans')
+        .set({ phase })
+        .where('id', '=', scanId)
+        .where('status', '=', 'running')
+        .execute()
+        .catch(() => {}),
+    );
+  };
+  const onPhaseDone = (phase: string, ms: number) => {
+    if (ms > config.SCAN_SLOW_PHASE_MS) log.info({ scanId, phase, ms }, 'slow scan phase');
+    else log.debug({ scanId, phase, ms }, 'scan phase done');
   };
 
   const finish = async (values: {
@@ -67,8 +70,10 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       browser,
       signal: deadline,
       onPhase,
+      onPhaseDone,
       log: (msg) => log.debug({ scanId }, msg),
     });
+    await phaseWrites;
     const page = outcome.artifacts.Page;
     if (!page || isGatherError(page)) {
       // Without the main document there is nothing to score: say why instead of scoring zeros.
@@ -83,7 +88,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       return;
     }
     await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results });
-    log.info(
+    log.debug(
       { scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore },
       'scan done',
     );

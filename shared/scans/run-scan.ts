@@ -18,7 +18,13 @@ export interface ScanDeps {
   /** Full mode only: created lazily by the caller, shared across scans of a process. */
   browser?: BrowserProvider;
   signal: AbortSignal;
+  /**
+   * The scan's current phase, on every change: `fetch` (the plain HTTP gatherers), `render` (the
+   * browser), `lighthouse`, joined with `+` while they run side by side, then `score`.
+   */
   onPhase?: (phase: string) => void;
+  /** A phase has ended, after `ms` milliseconds (for logs). */
+  onPhaseDone?: (phase: string, ms: number) => void;
   log?: (msg: string) => void;
   /** A monitored site's declared IndexNow key, verified by the IndexNow gatherer. */
   indexnow?: { key: string; keyLocation?: string | null };
@@ -35,19 +41,41 @@ const asGatherError = (err: unknown) => ({
   error: { message: (err as Error).message ?? String(err), code: (err as { code?: string }).code },
 });
 
-async function timed<T>(mode: ScanMode, phase: string, fn: () => Promise<T>): Promise<T> {
-  const end = scanDuration.startTimer({ mode, phase });
-  try {
-    return await fn();
-  } finally {
-    end();
-  }
+/** The order phases are named in when several run at once. */
+const PHASE_ORDER = ['fetch', 'render', 'lighthouse', 'score'] as const;
+type Phase = (typeof PHASE_ORDER)[number];
+
+/** Which phases are running; reports the combined name whenever it changes. */
+function phaseTracker(deps: ScanDeps) {
+  const active = new Set<Phase>();
+  let last = '';
+  const report = () => {
+    const name = PHASE_ORDER.filter((p) => active.has(p)).join('+');
+    if (name && name !== last) {
+      last = name;
+      deps.onPhase?.(name);
+    }
+  };
+  return async <T>(mode: ScanMode, phase: Phase, metric: string, fn: () => Promise<T>): Promise<T> => {
+    const end = scanDuration.startTimer({ mode, phase: metric });
+    const started = performance.now();
+    active.add(phase);
+    report();
+    try {
+      return await fn();
+    } finally {
+      end();
+      active.delete(phase);
+      deps.onPhaseDone?.(phase, Math.round(performance.now() - started));
+      report();
+    }
+  };
 }
 
 export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise<ScanOutcome> {
   const endTotal = scanDuration.startTimer({ mode, phase: 'total' });
-  const onPhase = deps.onPhase ?? (() => {});
-  const quick = timed(mode, 'quick', () =>
+  const timed = phaseTracker(deps);
+  const quick = timed(mode, 'fetch', 'quick', () =>
     gatherQuick(
       {
         url,
@@ -57,7 +85,7 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
         log: deps.log,
         indexnow: deps.indexnow,
       },
-      (p) => onPhase(`gather:${p}`),
+      (p) => deps.log?.(`gather ${p}`),
     ),
   );
   let artifacts: ArtifactSet;
@@ -65,12 +93,11 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
     if (!deps.browser) throw new Error('full mode needs a browser');
     const { pool, lighthouse } = deps.browser();
     const ctx = { url: url.toString(), signal: deps.signal };
-    onPhase('gather:browser');
     // Lighthouse runs one at a time per process in its own child; the render runs beside it.
     const [q, rendered, lh] = await Promise.all([
       quick,
-      timed(mode, 'rendered', () => gatherRendered(ctx, pool)).catch(asGatherError),
-      timed(mode, 'lighthouse', () => gatherLighthouse(ctx, lighthouse)).catch(asGatherError),
+      timed(mode, 'render', 'rendered', () => gatherRendered(ctx, pool)).catch(asGatherError),
+      timed(mode, 'lighthouse', 'lighthouse', () => gatherLighthouse(ctx, lighthouse)).catch(asGatherError),
     ]);
     artifacts = { ...q, Rendered: rendered, Lighthouse: lh };
   } else {
@@ -80,8 +107,9 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
     if (value && typeof value === 'object' && 'error' in value && Object.keys(value).length === 1)
       gathererFailures.inc({ gatherer: name });
   }
-  onPhase('score');
-  const results = scoreArtifacts(artifacts, deps.models ?? SCAN_MODELS);
+  const results = await timed(mode, 'score', 'score', async () =>
+    scoreArtifacts(artifacts, deps.models ?? SCAN_MODELS),
+  );
   endTotal();
   return { artifacts, results };
 }

@@ -5,7 +5,7 @@ import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
 import { NetError } from '../net/net-error.ts';
-import { assertUrlAllowed, createUrlPolicy, normalizeTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
+import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
 import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
 
@@ -24,7 +24,10 @@ export function urlPolicy(services: Pick<Services, 'config'>): UrlPolicy {
   return cachedPolicy.policy;
 }
 
-/** Normalises and vets a target URL as the API receives it (400 invalid_url / url_not_allowed). */
+/**
+ * Normalises and vets a target URL as the API receives it (400 invalid_url / url_not_allowed); a
+ * bare host or host:port gets https when it answers TLS, else http.
+ */
 export async function vetTargetUrl(
   services: Pick<Services, 'config'>,
   input: string,
@@ -32,7 +35,8 @@ export async function vetTargetUrl(
 ): Promise<URL> {
   const url = normalizeTargetUrl(input, field);
   try {
-    await assertUrlAllowed(url, urlPolicy(services), field);
+    // A bare host is tried over https, then http (resolveTargetUrl).
+    return await resolveTargetUrl(input, urlPolicy(services), field);
   } catch (err) {
     if (err instanceof NetError) {
       throw new AppError(400, 'invalid_url', 'Invalid URL', `${url.hostname} could not be resolved.`, {
@@ -41,7 +45,6 @@ export async function vetTargetUrl(
     }
     throw err;
   }
-  return url;
 }
 
 export interface ScanRequest {
@@ -62,6 +65,7 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
     const recent = await trx
       .selectFrom('scans')
       .selectAll()
+      .select(AGE_MS)
       .where('url', '=', url)
       .where('mode', '=', req.mode)
       .where((eb) =>
@@ -85,6 +89,7 @@ export async function requestScan(services: Services, req: ScanRequest): Promise
       .insertInto('scans')
       .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
       .returningAll()
+      .returning(AGE_MS)
       .executeTakeFirstOrThrow();
     await addJob(
       trx,
@@ -157,7 +162,7 @@ export async function getScan(
   id: string,
   opts: { artifacts?: boolean } = {},
 ): Promise<Scan | undefined> {
-  const q = services.db.selectFrom('scans').where('id', '=', id);
+  const q = services.db.selectFrom('scans').select(AGE_MS).where('id', '=', id);
   if (opts.artifacts ?? true) return q.selectAll().executeTakeFirst();
   const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
   return row && { ...row, artifacts: null };
@@ -223,12 +228,19 @@ export function targetErrorStatus(scan: Scan): AppError | null {
   );
 }
 
-/** Body of a 202 answer: where and how to poll. */
-export function pendingBody(scan: Scan, location: string) {
+/** Milliseconds since the scan was asked for, by the database clock. */
+const AGE_MS = sql<number>`floor(extract(epoch from (now() - created_at)) * 1000)::int`.as('age_ms');
+
+/** A scan row as read by this module: with its age when it was read. */
+export type ScanRow = Scan & { age_ms?: number };
+
+/** Body of a 202 answer: where and how to poll, the phase the worker is in and the time so far. */
+export function pendingBody(scan: ScanRow, location: string) {
   return {
     id: scan.id,
     status: scan.status as 'queued' | 'running',
     phase: scan.phase,
+    elapsedMs: scan.age_ms ?? 0,
     url: scan.url,
     mode: scan.mode,
     poll: location,

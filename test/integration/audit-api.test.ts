@@ -305,6 +305,26 @@ describe('reading orders and reports', () => {
     spec.check('GET', '/api/v1/audit/{order_id}/report', wrong);
   });
 
+  it("the ordering account's key fetches the report without the token; anyone else needs it", async () => {
+    const html = await call(t.url, `/api/v1/audit/${id}/report`, { key: pro });
+    assert.equal(html.status, 200, html.text);
+    assert.match(html.headers.get('content-type') ?? '', /^text\/html/);
+    assert.match(html.text, /Images are missing alt text/);
+    const json = await call(t.url, `/api/v1/audit/${id}/report.json`, { key: pro });
+    assert.equal(json.status, 200, json.text);
+    spec.check('GET', '/api/v1/audit/{order_id}/report.json', json);
+    assert.equal(json.body.order_id, id);
+
+    const stranger = await call(t.url, `/api/v1/audit/${id}/report.json`, {
+      key: await t.newKey('A', 'agent'),
+    });
+    assert.equal(stranger.status, 404);
+    const nobody = await call(t.url, `/api/v1/audit/${id}/report.json`);
+    assert.equal(nobody.status, 401);
+    assert.equal(nobody.body.code, 'unauthorized');
+    spec.check('GET', '/api/v1/audit/{order_id}/report.json', nobody);
+  });
+
   it('a client asking for JSON is sent to the .json form', async () => {
     const res = await fetch(reportUrl, { headers: { accept: 'application/json' }, redirect: 'manual' });
     assert.equal(res.status, 303);

@@ -16,6 +16,11 @@ let canary: net.Server;
 let canaryPort: number;
 let t: TestStack;
 let spec: SpecChecker;
+// The /held page answers only when the test lets it go, so a scan can be watched mid-fetch.
+let releaseHeld: () => void = () => {};
+const held = new Promise<void>((r) => {
+  releaseHeld = r;
+});
 
 before(async () => {
   canary = net.createServer((s) => {
@@ -33,6 +38,15 @@ before(async () => {
           .end(
             '<!doctype html><html lang="en"><head><title>Page not found</title></head><body><h1>Not found</h1></body></html>',
           );
+      },
+      '/held': (_req, res) => {
+        void held.then(() =>
+          res
+            .writeHead(200, { 'content-type': 'text/html' })
+            .end(
+              '<!doctype html><html lang="en"><head><title>Held</title></head><body><h1>Held</h1></body></html>',
+            ),
+        );
       },
       '/to-canary': (_req, res) => {
         res.writeHead(302, { location: `http://127.0.0.1:${canaryPort}/` }).end();
@@ -83,6 +97,15 @@ describe('GET /api/v1/scan (A)', () => {
     );
   });
 
+  it('scans a bare host:port over http when it does not answer https there', async () => {
+    const key = await t.newKey('A', 'free');
+    const res = await call(t.url, `/api/v1/scan?url=127.0.0.1:${site.port}/?from=bare&mode=quick&wait=60`, {
+      key,
+    });
+    assert.equal(res.status, 200, res.text);
+    assert.equal(res.body.url, `${site.origin}/?from=bare`);
+  });
+
   it('serves the same URL and mode from the stored result within the TTL, and adds a recommendation', async () => {
     const key = await t.newKey('A', 'pro');
     const a = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}&mode=quick&wait=60`, {
@@ -120,6 +143,37 @@ describe('GET /api/v1/scan (A)', () => {
     const body = (await done.json()) as { url: string; dimensions: unknown[] };
     assert.equal(body.url, target);
     assert.equal(body.dimensions.length, 7);
+  });
+
+  it('while the job runs, polling shows the real phase and the time so far', async () => {
+    const key = await t.newKey('A', 'agent');
+    const res = await call(
+      t.url,
+      `/api/v1/scan?url=${encodeURIComponent(`${site.origin}/held`)}&mode=quick&wait=0`,
+      {
+        key,
+      },
+    );
+    assert.equal(res.status, 202);
+    const location = res.headers.get('location')!;
+    const seen: { status: string; phase: string | null; elapsedMs: number }[] = [];
+    for (;;) {
+      const poll = await call(t.url, location, { key });
+      assert.equal(poll.status, 202);
+      spec.check('GET', '/api/v1/scans/{id}', poll);
+      seen.push(poll.body);
+      if (poll.body.phase === 'fetch') break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const last = seen.at(-1)!;
+    assert.equal(last.status, 'running');
+    for (let i = 1; i < seen.length; i++) assert.ok(seen[i]!.elapsedMs >= seen[i - 1]!.elapsedMs);
+    const again = await call(t.url, location, { key });
+    assert.equal(again.body.phase, 'fetch', 'the page is still being fetched');
+    assert.ok(again.body.elapsedMs >= last.elapsedMs);
+    releaseHeld();
+    const done = await pollUntilDone(t.url, location, key);
+    assert.equal(done.status, 200);
   });
 
   it('a B key is refused (403 variant_mismatch); no key is 401', async () => {

@@ -10,8 +10,8 @@ export default defineTask({
   name: 'monitor_fanout',
   payload: z.object({}).passthrough(),
   timeoutMs: 5 * 60_000,
-  async run(_payload, { db, config, log, signal }) {
+  async run(_payload, { db, config, note, signal }) {
     const r = await fanOutDueSites(db, { batch: config.MONITOR_FANOUT_BATCH, signal });
-    if (r.scheduled > 0) log.info(r, 'monitor scans scheduled');
+    note?.({ ...r });
   },
 });

@@ -6,8 +6,8 @@ import { defineTask } from '../task.ts';
 export default defineTask({
   name: 'prune_rate_limits',
   payload: z.object({}).passthrough(),
-  async run(_payload, { db, log }) {
+  async run(_payload, { db, note }) {
     const deleted = await pruneHits(db);
-    log.info({ deleted }, 'pruned rate-limit hits');
+    note?.({ deleted });
   },
 });

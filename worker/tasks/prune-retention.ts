@@ -9,12 +9,12 @@ import { defineTask } from '../task.ts';
 export default defineTask({
   name: 'prune_retention',
   payload: z.object({}).passthrough(),
-  async run(_payload, { db, config, log, signal }) {
+  async run(_payload, { db, config, note, signal }) {
     const webhookDeliveries = await pruneWebhookDeliveries(db, config.WEBHOOK_DELIVERY_RETENTION_DAYS, {
       signal,
     });
     const idempotencyKeys = await expireIdempotencyKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS, { signal });
     const monitorAlerts = await pruneMonitorAlerts(db, config.MONITOR_ALERT_RETENTION_DAYS, { signal });
-    log.info({ webhookDeliveries, idempotencyKeys, monitorAlerts }, 'pruned past their retention');
+    note?.({ webhookDeliveries, idempotencyKeys, monitorAlerts });
   },
 });

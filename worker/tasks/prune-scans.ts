@@ -6,8 +6,8 @@ import { defineTask } from '../task.ts';
 export default defineTask({
   name: 'prune_scans',
   payload: z.object({}).passthrough(),
-  async run(_payload, { db, config, log, signal }) {
+  async run(_payload, { db, config, note, signal }) {
     const deleted = await pruneScans(db, config.SCAN_RETENTION_DAYS, signal);
-    log.info({ deleted, retentionDays: config.SCAN_RETENTION_DAYS }, 'pruned old scans');
+    note?.({ deleted, retentionDays: config.SCAN_RETENTION_DAYS });
   },
 });

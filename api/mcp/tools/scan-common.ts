@@ -53,7 +53,7 @@ export function pendingOutcome(
   return {
     structured: body,
     text:
-      `Scan ${scan.id} of ${scan.url} is still ${body.status}${body.phase ? ` (${body.phase})` : ''}. ` +
+      `Scan ${scan.id} of ${scan.url} is still ${body.status}${body.phase ? ` (${body.phase})` : ''} after ${Math.round(body.elapsedMs / 1000)} s. ` +
       `Call ${tool} again with the same arguments in a few seconds to get the result (it joins the running scan), ` +
       `or GET ${poll} on this server${view === 'a' ? ' with the same Authorization header' : ''}.`,
   };

@@ -1,9 +1,11 @@
-import { getOrder, orderForReport, placeOrder } from '../../../shared/audits/orders.ts';
+import { getOrder, orderForOwnerReport, orderForReport, placeOrder } from '../../../shared/audits/orders.ts';
 import type { AuditReport as Report } from '../../../shared/audits/report.ts';
 import { renderReportHtml } from '../../../shared/audits/report-html.ts';
-import { badRequest } from '../../../shared/errors.ts';
+import { badRequest, unauthorized } from '../../../shared/errors.ts';
+import type { Services } from '../../../shared/services.ts';
 import { ProblemSchema } from '../../openapi.ts';
 import { presentCreated, presentOrder } from '../../presenters/audit.ts';
+import type { Access } from '../../route.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
 import {
   AuditOrder,
@@ -26,6 +28,25 @@ function idempotencyKey(ctx: RouteContext): string | undefined {
     throw badRequest(`header.Idempotency-Key: ${message}`, [{ field: 'header.Idempotency-Key', message }]);
   }
   return value;
+}
+
+/**
+ * A report is reached with its token (the shareable report_url) or, without one, with a key of
+ * the account that ordered it. Both count in the polling bucket, per key or per address.
+ */
+const reportAccess: Access = { kind: 'optional-key', bucket: 'poll', limit: (c) => c.RATE_LIMIT_POLL };
+
+async function reportOrder(
+  ctx: RouteContext,
+  services: Services,
+  orderId: string,
+  token: string | undefined,
+) {
+  if (token) return orderForReport(services.db, orderId, token);
+  const principal = ctx.state.principal;
+  if (!principal)
+    throw unauthorized("Send the report's token (as in report_url) or a key of the account that ordered it.");
+  return orderForOwnerReport(services.db, principal.accountId, orderId);
 }
 
 // The report embeds text from the audited site: no script may run, nothing may be fetched, and
@@ -107,9 +128,9 @@ export default [
     operationId: 'getAuditReportHtml',
     summary: 'The audit report as a self-contained HTML page',
     description:
-      'The `token` (part of `report_url`) is the credential: no key is needed, so the URL can be shared. A client that prefers JSON (`Accept: application/json`) is sent to the `.json` form with 303.',
+      'The `token` (part of `report_url`) is the credential: no key is needed, so the URL can be shared. Without a token, a key of the account that ordered it is enough. A client that prefers JSON (`Accept: application/json`) is sent to the `.json` form with 303.',
     tags: ['Audits'],
-    access: { kind: 'public' },
+    access: reportAccess,
     request: { params: OrderIdParams, query: ReportQuery },
     responses: {
       200: { description: 'The report', contentType: 'text/html' },
@@ -119,8 +140,8 @@ export default [
       },
     },
     async handler(ctx, { params, query }, services) {
-      const order = await orderForReport(services.db, params.order_id, query.token);
-      const jsonHref = `report.json?token=${encodeURIComponent(query.token)}`;
+      const order = await reportOrder(ctx, services, params.order_id, query.token);
+      const jsonHref = query.token ? `report.json?token=${encodeURIComponent(query.token)}` : 'report.json';
       reportHeaders(ctx);
       if (ctx.accepts('text/html', 'application/json') === 'application/json') {
         ctx.status = 303;
@@ -139,11 +160,11 @@ export default [
     description:
       'Findings grouped by severity, each with its affected URLs and guidance, the pages audited with their scores, and how the crawl went.',
     tags: ['Audits'],
-    access: { kind: 'public' },
+    access: reportAccess,
     request: { params: OrderIdParams, query: ReportQuery },
     responses: { 200: { description: 'The report', schema: AuditReport } },
     async handler(ctx, { params, query }, services) {
-      const order = await orderForReport(services.db, params.order_id, query.token);
+      const order = await reportOrder(ctx, services, params.order_id, query.token);
       reportHeaders(ctx);
       ctx.body = order.report;
     },

@@ -12,7 +12,11 @@ export const PRODUCT_IDS = [
 
 export const AuditOrderBody = z.object({
   product: z.enum(PRODUCT_IDS).describe('Product id from GET /api/v1/products'),
-  target_url: z.string().min(1).max(2048).describe('Site to audit: a full URL (a bare host means https://)'),
+  target_url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .describe('Site to audit: a full URL (a bare host is tried over https, then http)'),
   webhook_url: z
     .string()
     .min(1)
@@ -23,7 +27,12 @@ export const AuditOrderBody = z.object({
 
 export const OrderIdParams = z.object({ order_id: z.string().min(1).max(64).describe('The order_id') });
 export const ReportQuery = z.object({
-  token: z.string().min(1).max(128).describe("The report's token, as given in report_url"),
+  token: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe("The report's token, as given in report_url; not needed with a key of the ordering account"),
 });
 
 const OrderError = z.object({ code: z.string(), message: z.string() });

@@ -5,6 +5,7 @@ import {
   latestScan,
   listSites,
   removeSite,
+  requestSiteScan,
   requireSubscription,
   updateSite,
 } from '../../../shared/monitoring/sites.ts';
@@ -27,6 +28,7 @@ import {
   MonitoredSite,
   SiteIdParams,
   SiteList,
+  SiteScanRequested,
   siteLocation,
   UpdateSiteBody,
 } from './schema.ts';
@@ -168,6 +170,36 @@ export default [
     responses: { 200: { description: 'Latest monitoring scan', schema: LatestMonitorScan } },
     async handler(ctx, { params }, services) {
       ctx.body = presentLatestScan(await latestScan(services, ctx.state.principal!.accountId, params.id));
+    },
+  }),
+  defineRoute({
+    method: 'post',
+    path: '/api/v1/monitor/sites/:id/scan',
+    operationId: 'scanMonitoredSite',
+    summary: 'Scan a monitored site now',
+    description:
+      'Adds a monitoring scan of the site beside its schedule (the schedule is unchanged); its result appears at `/latest` and in alerts like any scheduled scan. One pending scan per site: while one waits or runs, asking again answers `status: pending` and adds none. Each call counts against the key’s hourly limit. A paused site answers 409 `site_paused`.',
+    tags,
+    access,
+    request: { params: SiteIdParams },
+    responses: {
+      202: {
+        description: 'Queued (or already pending)',
+        schema: SiteScanRequested,
+        headers: { Location: { description: 'The latest scan of the site', schema: { type: 'string' } } },
+      },
+      409: {
+        description: 'The site is paused',
+        schema: ProblemSchema,
+        contentType: 'application/problem+json',
+      },
+    },
+    async handler(ctx, { params }, services) {
+      const r = await requestSiteScan(services, ctx.state.principal!.accountId, params.id);
+      const latest = `/api/v1/monitor/sites/${params.id}/latest`;
+      ctx.status = 202;
+      ctx.set('Location', latest);
+      ctx.body = { siteId: params.id, status: r.state, dueAt: r.dueAt, latest };
     },
   }),
   defineRoute({

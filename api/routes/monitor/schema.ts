@@ -135,10 +135,31 @@ export const AddSiteBody = z.object({
   indexnow_key_location: indexnowKeyLocation.optional(),
 });
 
+/** A field competitors do not take: present at all, it is a 400 naming it. */
+const notForCompetitors = (name: string) =>
+  z
+    .unknown()
+    .refine((v) => v === undefined, `competitor sites never alert: they take no ${name}`)
+    .optional()
+    .describe('Not accepted (400): competitor sites never alert');
+
 export const AddCompetitorBody = z.object({
   url: url.describe("Host or full URL of a competitor's site"),
   label: label.optional().describe('Display name; defaults to the host'),
+  webhook_url: notForCompetitors('webhook_url'),
+  alert_threshold: notForCompetitors('alert_threshold'),
 });
+
+export const SiteScanRequested = z
+  .object({
+    siteId: z.number().int(),
+    status: z
+      .enum(['queued', 'pending'])
+      .describe('queued: a scan was added; pending: one was already waiting or running, none added'),
+    dueAt: z.number().int().describe('The slot the scan records (epoch ms)'),
+    latest: z.string().describe('Where its result appears once recorded'),
+  })
+  .meta({ id: 'SiteScanRequested' });
 
 export const UpdateSiteBody = z
   .object({

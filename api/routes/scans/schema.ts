@@ -94,7 +94,13 @@ export const ScanPending = z
   .object({
     id: z.string(),
     status: z.enum(['queued', 'running']),
-    phase: z.string().nullable(),
+    phase: z
+      .string()
+      .nullable()
+      .describe(
+        'What the worker is doing: starting, fetch (plain HTTP), render (browser), lighthouse, score; side-by-side phases are joined with +, e.g. render+lighthouse. Null while queued.',
+      ),
+    elapsedMs: z.number().int().min(0).describe('Milliseconds since the scan was requested'),
     url: z.string(),
     mode: z.enum(['quick', 'full']),
     poll: z.string().describe('Where to poll for the result'),
