@@ -51,6 +51,8 @@ const ConfigSchema = z.object({
   AGENT_RDNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   AGENT_RDNS_SERVERS: z.string().default(''),
   AGENT_IP_RANGES_DIR: z.string().optional(),
+  B_SITES_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
+  B_SITES_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

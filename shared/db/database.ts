@@ -10,6 +10,13 @@ import type {
   RateLimitWeightsTable,
 } from './tables/agent-traffic.ts';
 import type { ApiKeysTable } from './tables/api-keys.ts';
+import type {
+  BSiteAlertsTable,
+  BSiteScansTable,
+  BSiteSchedulesTable,
+  WebhookEndpointsTable,
+  WebhookOpenAlertsTable,
+} from './tables/b-sites.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
@@ -43,4 +50,9 @@ export interface Database {
   ai_referral_rollups: AiReferralRollupsTable;
   agent_coverage: AgentCoverageTable;
   rate_limit_weights: RateLimitWeightsTable;
+  b_site_schedules: BSiteSchedulesTable;
+  b_site_scans: BSiteScansTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_open_alerts: WebhookOpenAlertsTable;
+  b_site_alerts: BSiteAlertsTable;
 }

@@ -1,0 +1,1 @@
+-- Placeholder: number reserved by another branch (renumbered at merge); intentionally empty.
