@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import bSites from './b-sites/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import collect from './collect/index.ts';
 import mcp from './mcp/index.ts';
@@ -12,6 +13,7 @@ import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
 import tools from './tools/index.ts';
+import webhooks from './webhooks/index.ts';
 
 // Every endpoint, one module per resource.
 export const routes: RouteDef[] = [
@@ -24,6 +26,8 @@ export const routes: RouteDef[] = [
   ...mcp,
   ...monitor,
   ...sites,
+  ...bSites,
+  ...webhooks,
   ...collect,
   ...benchmarks,
   ...statusPage,

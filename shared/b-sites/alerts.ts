@@ -53,8 +53,7 @@ export interface BAlertDecision {
 }
 
 const metricName = (m: string) => (m === OVERALL ? 'overall score' : `${NAMES.get(m) ?? m} score`);
-const scoreOf = (s: BScores, m: string): number | undefined =>
-  m === OVERALL ? s.overall : s.dimensions[m];
+const scoreOf = (s: BScores, m: string): number | undefined => (m === OVERALL ? s.overall : s.dimensions[m]);
 
 function draft(
   metric: string,

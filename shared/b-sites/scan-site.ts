@@ -29,9 +29,7 @@ export interface BSiteScanDeps {
   browser: BrowserProvider;
 }
 
-type Measured =
-  | ({ status: 'ok' } & BScores)
-  | { status: 'down'; reason: string; code: string };
+type Measured = ({ status: 'ok' } & BScores) | { status: 'down'; reason: string; code: string };
 
 /** Down means the page could not be fetched: no answer at all, or a server error (5xx). */
 export function measureB(outcome: ScanOutcome): Measured {
@@ -61,7 +59,7 @@ export async function scanBSiteScheduled(
     .select(['s.id', 's.account_id', 's.url', 's.label', 'a.variant', 'a.tier'])
     .where('s.id', '=', job.siteId)
     .executeTakeFirst();
-  if (!site || site.variant !== 'B' || site.tier !== 'optimisation') {
+  if (site?.variant !== 'B' || site.tier !== 'optimisation') {
     log.info({ siteId: job.siteId }, 'registered site gone or not on the optimisation tier: not scanned');
     return 'skipped';
   }

@@ -10,6 +10,8 @@ import type {
   RateLimitWeightsTable,
 } from './tables/agent-traffic.ts';
 import type { ApiKeysTable } from './tables/api-keys.ts';
+import type { AuditOrdersTable } from './tables/audit-orders.ts';
+import type { AuditProductsTable } from './tables/audit-products.ts';
 import type {
   BSiteAlertsTable,
   BSiteScansTable,
@@ -17,8 +19,6 @@ import type {
   WebhookEndpointsTable,
   WebhookOpenAlertsTable,
 } from './tables/b-sites.ts';
-import type { AuditOrdersTable } from './tables/audit-orders.ts';
-import type { AuditProductsTable } from './tables/audit-products.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';

@@ -1,4 +1,6 @@
 import type { TaskDef } from '../task.ts';
+import bSiteScan from './b-site-scan.ts';
+import bSitesFanout from './b-sites-fanout.ts';
 import generateAudit from './generate-audit.ts';
 import monitorFanout from './monitor-fanout.ts';
 import monitorScan from './monitor-scan.ts';
@@ -18,4 +20,6 @@ export const tasks: TaskDef[] = [
   monitorFanout,
   monitorScan,
   generateAudit,
+  bSitesFanout,
+  bSiteScan,
 ];

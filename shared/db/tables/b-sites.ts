@@ -66,7 +66,11 @@ export interface BSiteAlertsTable {
   delta: number;
   message: string;
   scanned_at: ColumnType<Date, Date | string, never>;
-  delivery_status: ColumnType<'pending' | 'delivered' | 'failed', 'pending' | undefined, 'delivered' | 'failed'>;
+  delivery_status: ColumnType<
+    'pending' | 'delivered' | 'failed',
+    'pending' | undefined,
+    'delivered' | 'failed'
+  >;
   delivery_id: string | null;
   created_at: ColumnType<Date, never, never>;
 }
