@@ -139,7 +139,10 @@ describe('/api/v1/webhooks', () => {
   it('site_ids must be sites of the account', async () => {
     const other = await t.newKey('B', 'optimisation');
     const otherAccount = String((await call(t.url, '/api/v1/account', { key: other })).body.id);
-    const { site } = await registerSite(t.handle.db, { accountId: otherAccount, url: 'https://theirs.example/' });
+    const { site } = await registerSite(t.handle.db, {
+      accountId: otherAccount,
+      url: 'https://theirs.example/',
+    });
     const res = await create({ url: `${receiverUrl}/hooks`, site_ids: [Number(site.id)] });
     assert.equal(res.status, 400);
     assert.equal(res.body.errors[0].field, 'body.site_ids');
