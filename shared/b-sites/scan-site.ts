@@ -6,6 +6,7 @@ import type { Database } from '../db/database.ts';
 import type { BDimensionScores } from '../db/tables/b-sites.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
+import { bSiteAlerts, bSiteScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan/artifacts.ts';
 import type { BrowserProvider } from '../scan/browser.ts';
@@ -212,6 +213,7 @@ export async function scanBSiteScheduled(
     return { alerts: raised };
   });
   if (!recorded) return 'already_scanned';
+  bSiteScans.inc({ outcome: measured.status });
   log.info(
     {
       siteId: site.id,
@@ -292,6 +294,7 @@ export async function deliverPendingBAlerts(
       .set({ delivery_status: attempt.status, delivery_id: attempt.id })
       .where('id', '=', a.id)
       .execute();
+    bSiteAlerts.inc({ type: a.alert_type, delivery: attempt.status });
     log.info(
       { siteId, alertId: a.id, webhookId: a.webhook_id, type: a.alert_type, outcome: attempt.status },
       'B threshold alert sent',

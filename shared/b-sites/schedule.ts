@@ -2,7 +2,6 @@ import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded } from '../metrics.ts';
-import { MONITOR_SCAN_PRIORITY } from '../monitoring/fanout.ts';
 
 // The weekly scheduler of registered B sites (interface.md: Mondays 03:00 UTC), built like the
 // monitoring fan-out: due-ness is row state (b_site_schedules.next_scan_due_at), so a run claims
@@ -14,7 +13,10 @@ import { MONITOR_SCAN_PRIORITY } from '../monitoring/fanout.ts';
 
 export const B_SITE_SCAN_TASK = 'b_site_scan';
 export const B_SITE_SCAN_ATTEMPTS = 3;
-export const bSiteJobKey = (siteId: string) => `b_site_scan:${siteId}`;
+/** Below interactive work (priority 0), like monitor scans: a Monday backlog never delays an API scan. */
+export const B_SITE_SCAN_PRIORITY = 10;
+/** One pending weekly scan per site: a newer claim replaces a job that has not started. */
+export const B_SITE_JOB_KEY_PREFIX = 'b_site_scan:';
 
 export interface BFanoutOptions {
   batch: number;
@@ -65,8 +67,8 @@ export async function fanOutBSites(db: Kysely<Database>, opts: BFanoutOptions): 
                  null::text,
                  null::timestamptz,
                  ${B_SITE_SCAN_ATTEMPTS}::int,
-                 'b_site_scan:' || e.site_id,
-                 ${MONITOR_SCAN_PRIORITY}::int,
+                 ${B_SITE_JOB_KEY_PREFIX}::text || e.site_id,
+                 ${B_SITE_SCAN_PRIORITY}::int,
                  null::text[]
                )::graphile_worker.job_spec), '{}') as a
           from eligible e
