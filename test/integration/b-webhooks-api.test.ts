@@ -114,7 +114,7 @@ describe('/api/v1/webhooks', () => {
     const patched = await call(t.url, `/api/v1/webhooks/${w.id}`, {
       method: 'PATCH',
       key,
-      body: { enabled: false, site_ids: null, threshold: { transactability: 30 } },
+      body: { enabled: false, site_ids: 'all', threshold: { transactability: 30 } },
     });
     assert.equal(patched.status, 200, patched.text);
     spec.check('PATCH', '/api/v1/webhooks/{id}', patched);

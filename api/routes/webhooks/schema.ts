@@ -26,10 +26,11 @@ const events = z
   .min(1)
   .describe('Events to receive; monitoring.alert is the one kind (webhook.test is sent on request)');
 const siteIds = z
-  .array(z.number().int().positive())
-  .max(1000)
-  .nullable()
-  .describe('Registered site ids to alert on; null or omitted for every site of the account');
+  .union([z.array(z.number().int().positive()).max(1000), z.literal('all'), z.null()])
+  .transform((v) => (v === 'all' ? null : v))
+  .describe(
+    'Registered site ids to alert on; "all", null or omitted for every site of the account (listed as null)',
+  );
 
 export const CreateWebhookBody = z
   .object({
