@@ -96,6 +96,8 @@ const ConfigSchema = z.object({
   AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).default(10),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   WEB_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
+  B_SITES_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
+  B_SITES_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -146,3 +146,17 @@ export const geoProviderCalls = new client.Counter({
   labelNames: ['provider', 'outcome'] as const,
   registers: [registry],
 });
+
+export const bSiteScans = new client.Counter({
+  name: 'sightline_b_site_scans_total',
+  help: 'Weekly scans of registered B sites recorded, by outcome (ok, down)',
+  labelNames: ['outcome'] as const,
+  registers: [registry],
+});
+
+export const bSiteAlerts = new client.Counter({
+  name: 'sightline_b_site_alerts_total',
+  help: 'Threshold alerts of registered B sites, by type and delivery outcome (delivered, failed)',
+  labelNames: ['type', 'delivery'] as const,
+  registers: [registry],
+});

@@ -1,6 +1,7 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
+import bSites from './b-sites/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import checkout from './checkout/index.ts';
 import collect from './collect/index.ts';
@@ -15,6 +16,7 @@ import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
 import tools from './tools/index.ts';
+import webhooks from './webhooks/index.ts';
 
 // Every endpoint, one module per resource.
 export const routes: RouteDef[] = [
@@ -27,6 +29,8 @@ export const routes: RouteDef[] = [
   ...mcp,
   ...monitor,
   ...sites,
+  ...bSites,
+  ...webhooks,
   ...collect,
   ...benchmarks,
   ...geo,

@@ -20,6 +20,13 @@ import type {
   GeoPromptsTable,
   GeoRunsTable,
 } from './tables/geo.ts';
+import type {
+  BSiteAlertsTable,
+  BSiteScansTable,
+  BSiteSchedulesTable,
+  WebhookEndpointsTable,
+  WebhookOpenAlertsTable,
+} from './tables/b-sites.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
@@ -63,4 +70,9 @@ export interface Database {
   people: PeopleTable;
   sessions: SessionsTable;
   email_tokens: EmailTokensTable;
+  b_site_schedules: BSiteSchedulesTable;
+  b_site_scans: BSiteScansTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_open_alerts: WebhookOpenAlertsTable;
+  b_site_alerts: BSiteAlertsTable;
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
@@ -57,48 +58,55 @@ export interface ScanRequest {
 
 /** Finds a reusable scan or creates one with its job. Returns the row as it stands now. */
 export async function requestScan(services: Services, req: ScanRequest): Promise<Scan> {
+  return services.db.transaction().execute((trx) => requestScanIn(trx, services.config, req));
+}
+
+/** requestScan inside the caller's transaction, so its own rows commit with the scan and its job. */
+export async function requestScanIn(
+  trx: Transaction<Database>,
+  config: Pick<Config, 'SCAN_CACHE_TTL_SECONDS'>,
+  req: ScanRequest,
+): Promise<Scan> {
   const url = req.url.toString();
-  const ttl = services.config.SCAN_CACHE_TTL_SECONDS;
-  return services.db.transaction().execute(async (trx) => {
-    // Serialise requests for one URL and mode, so concurrent callers join one scan.
-    await sql`select pg_advisory_xact_lock(hashtextextended(${`scan:${req.mode}:${url}`}, 11))`.execute(trx);
-    const recent = await trx
-      .selectFrom('scans')
-      .selectAll()
-      .select(AGE_MS)
-      .where('url', '=', url)
-      .where('mode', '=', req.mode)
-      .where((eb) =>
-        eb.or([
-          eb('status', 'in', ['queued', 'running']),
-          ...(req.fresh || ttl === 0
-            ? []
-            : [
-                eb.and([
-                  eb('status', '=', 'done'),
-                  eb('finished_at', '>', sql<Date>`now() - make_interval(secs => ${ttl})`),
-                ]),
+  const ttl = config.SCAN_CACHE_TTL_SECONDS;
+  // Serialise requests for one URL and mode, so concurrent callers join one scan.
+  await sql`select pg_advisory_xact_lock(hashtextextended(${`scan:${req.mode}:${url}`}, 11))`.execute(trx);
+  const recent = await trx
+    .selectFrom('scans')
+    .selectAll()
+    .select(AGE_MS)
+    .where('url', '=', url)
+    .where('mode', '=', req.mode)
+    .where((eb) =>
+      eb.or([
+        eb('status', 'in', ['queued', 'running']),
+        ...(req.fresh || ttl === 0
+          ? []
+          : [
+              eb.and([
+                eb('status', '=', 'done'),
+                eb('finished_at', '>', sql<Date>`now() - make_interval(secs => ${ttl})`),
               ]),
-        ]),
-      )
-      .orderBy('created_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (recent) return recent;
-    const scan = await trx
-      .insertInto('scans')
-      .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
-      .returningAll()
-      .returning(AGE_MS)
-      .executeTakeFirstOrThrow();
-    await addJob(
-      trx,
-      scanUrlJob.name,
-      { scanId: scan.id },
-      { jobKey: scanJobKey(scan.id), maxAttempts: SCAN_MAX_ATTEMPTS },
-    );
-    return scan;
-  });
+            ]),
+      ]),
+    )
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (recent) return recent;
+  const scan = await trx
+    .insertInto('scans')
+    .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
+    .returningAll()
+    .returning(AGE_MS)
+    .executeTakeFirstOrThrow();
+  await addJob(
+    trx,
+    scanUrlJob.name,
+    { scanId: scan.id },
+    { jobKey: scanJobKey(scan.id), maxAttempts: SCAN_MAX_ATTEMPTS },
+  );
+  return scan;
 }
 
 /**

@@ -31,6 +31,8 @@ export interface WebhookRequest {
   subject?: string;
   /** At most one attempt per key: a second call returns the first attempt instead of sending. */
   dedupeKey?: string;
+  /** Signing secret of the endpoint (B webhook endpoints have their own); default the account's. */
+  secret?: string;
 }
 
 export interface WebhookAttempt {
@@ -88,7 +90,7 @@ export async function deliverWebhook(db: Kysely<Database>, req: WebhookRequest):
     .executeTakeFirst();
   if (!row) return (await earlier(db, req.dedupeKey!))!; // a concurrent caller won the key
 
-  const secret = await accountWebhookSecret(db, req.accountId);
+  const secret = req.secret ?? (await accountWebhookSecret(db, req.accountId));
   const headers = webhookHeaders(secret, {
     id: row.id,
     event: req.event,

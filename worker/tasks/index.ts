@@ -1,4 +1,6 @@
 import type { TaskDef } from '../task.ts';
+import bSiteScan from './b-site-scan.ts';
+import bSitesFanout from './b-sites-fanout.ts';
 import generateAudit from './generate-audit.ts';
 import geoFanout from './geo-fanout.ts';
 import geoRun from './geo-run.ts';
@@ -26,4 +28,6 @@ export const tasks: TaskDef[] = [
   generateAudit,
   geoRun,
   geoFanout,
+  bSitesFanout,
+  bSiteScan,
 ];

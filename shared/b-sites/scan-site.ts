@@ -1,0 +1,303 @@
+import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
+import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../b-webhooks/endpoints.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { BDimensionScores } from '../db/tables/b-sites.ts';
+import type { ScanMode } from '../db/tables/scans.ts';
+import type { Logger } from '../logger.ts';
+import { bSiteAlerts, bSiteScans } from '../metrics.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { isGatherError } from '../scan/artifacts.ts';
+import type { BrowserProvider } from '../scan/browser.ts';
+import type { ModelScore } from '../scan/engine.ts';
+import { agentReadabilityModel } from '../scan/models/agent-readability.ts';
+import { SCAN_MODELS } from '../scan/score.ts';
+import { runScan, type ScanOutcome } from '../scans/run-scan.ts';
+import { deliverWebhook } from '../webhooks/deliver.ts';
+import { type BAlertDraft, type BScores, bAlertPayload, decideBAlerts } from './alerts.ts';
+
+// One scheduled (weekly) scan of one registered B site: gather and score with the scan engine,
+// store the scan, record the slot, decide each alert endpoint's threshold alerts and send them.
+// Idempotent per slot: the job carries the Monday it serves, and a re-run after a crash finds
+// the slot's row and only finishes sending what that run recorded.
+
+export interface BSiteScanDeps {
+  db: Kysely<Database>;
+  config: Config;
+  log: Logger;
+  signal: AbortSignal;
+  browser: BrowserProvider;
+}
+
+type Measured = ({ status: 'ok' } & BScores) | { status: 'down'; reason: string; code: string };
+
+/** Down means the page could not be fetched: no answer at all, or a server error (5xx). */
+export function measureB(outcome: ScanOutcome): Measured {
+  const page = outcome.artifacts.Page;
+  if (!page || isGatherError(page)) {
+    const e = page && isGatherError(page) ? page.error : { message: 'page not gathered', code: undefined };
+    return { status: 'down', reason: e.message, code: e.code ?? 'site_unreachable' };
+  }
+  if (page.status >= 500)
+    return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
+  const r = outcome.results[agentReadabilityModel.id] as ModelScore;
+  const dimensions: BDimensionScores = {};
+  for (const d of r.dimensions) dimensions[d.id] = d.score ?? 0;
+  return { status: 'ok', overall: r.overallScore, dimensions };
+}
+
+const newScanId = () => `sc_${randomBytes(12).toString('base64url')}`;
+
+export async function scanBSiteScheduled(
+  deps: BSiteScanDeps,
+  job: { siteId: string; dueAt: Date },
+): Promise<'scanned' | 'already_scanned' | 'skipped'> {
+  const { db, config, log } = deps;
+  const site = await db
+    .selectFrom('agent_sites as s')
+    .innerJoin('accounts as a', 'a.id', 's.account_id')
+    .select(['s.id', 's.account_id', 's.url', 's.label', 'a.variant', 'a.tier'])
+    .where('s.id', '=', job.siteId)
+    .executeTakeFirst();
+  if (site?.variant !== 'B' || site.tier !== 'optimisation') {
+    log.info({ siteId: job.siteId }, 'registered site gone or not on the optimisation tier: not scanned');
+    return 'skipped';
+  }
+  const done = await db
+    .selectFrom('b_site_scans')
+    .select('id')
+    .where('site_id', '=', site.id)
+    .where('due_at', '=', job.dueAt)
+    .executeTakeFirst();
+  if (done) {
+    await deliverPendingBAlerts(db, config, log, site.id);
+    return 'already_scanned';
+  }
+
+  const mode: ScanMode = config.B_SITES_SCAN_MODE;
+  const deadline = AbortSignal.any([
+    deps.signal,
+    AbortSignal.timeout(mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS),
+  ]);
+  const startedAt = new Date();
+  const outcome = await runScan(new URL(site.url), mode, {
+    policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
+    browser: deps.browser,
+    signal: deadline,
+    log: (msg) => log.debug({ siteId: site.id }, msg),
+    models: SCAN_MODELS,
+  });
+  if (deps.signal.aborted) throw new Error('worker shutting down: the scan is left to the retry');
+  const measured = measureB(outcome);
+
+  const recorded = await db.transaction().execute(async (trx) => {
+    // One writer per site at a time: alert decisions read the scans before this one.
+    const row = await trx
+      .selectFrom('agent_sites')
+      .select(['id'])
+      .where('id', '=', site.id)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!row) return null;
+    const previous = await trx
+      .selectFrom('b_site_scans')
+      .select(['overall_score', 'dimension_scores'])
+      .where('site_id', '=', site.id)
+      .where('trigger', '=', 'scheduled')
+      .where('status', '=', 'ok')
+      .orderBy('due_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+
+    const scanId = newScanId();
+    await trx
+      .insertInto('scans')
+      .values({
+        id: scanId,
+        url: site.url,
+        domain: new URL(site.url).hostname,
+        mode,
+        status: measured.status === 'ok' ? 'done' : 'failed',
+        account_id: site.account_id,
+        error: JSON.stringify(
+          measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
+        ),
+        artifacts: JSON.stringify(outcome.artifacts),
+        results: JSON.stringify(outcome.results),
+      })
+      .execute();
+    const { finished_at } = await trx
+      .updateTable('scans')
+      .set({ started_at: startedAt, finished_at: sql<Date>`now()` })
+      .where('id', '=', scanId)
+      .returning('finished_at')
+      .executeTakeFirstOrThrow();
+    const scannedAt = finished_at!;
+    const slot = await trx
+      .insertInto('b_site_scans')
+      .values({
+        site_id: site.id,
+        trigger: 'scheduled',
+        due_at: job.dueAt,
+        scan_id: scanId,
+        status: measured.status,
+        overall_score: measured.status === 'ok' ? measured.overall : null,
+        dimension_scores: JSON.stringify(measured.status === 'ok' ? measured.dimensions : null),
+      })
+      .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    if (!slot) return null; // another run recorded this slot first
+
+    const before: BScores | null =
+      previous?.overall_score != null && previous.dimension_scores
+        ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
+        : null;
+    const raised: BAlertDraft[] = [];
+    for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
+      const open = await trx
+        .selectFrom('webhook_open_alerts')
+        .select('metric')
+        .where('webhook_id', '=', endpoint.id)
+        .where('site_id', '=', site.id)
+        .execute();
+      const decision = decideBAlerts({
+        label: site.label,
+        thresholds: endpoint.threshold,
+        previous: before,
+        current: measured.status === 'ok' ? measured : { status: 'down', reason: measured.reason },
+        open: open.map((o) => o.metric),
+      });
+      await trx
+        .deleteFrom('webhook_open_alerts')
+        .where('webhook_id', '=', endpoint.id)
+        .where('site_id', '=', site.id)
+        .where('metric', 'not in', decision.open.length ? decision.open : [''])
+        .execute();
+      if (decision.open.length)
+        await trx
+          .insertInto('webhook_open_alerts')
+          .values(
+            decision.open.map((metric) => ({
+              webhook_id: endpoint.id,
+              site_id: site.id,
+              metric,
+              threshold: endpoint.threshold[metric] ?? null,
+            })),
+          )
+          .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
+          .execute();
+      if (decision.alerts.length === 0) continue;
+      await trx
+        .insertInto('b_site_alerts')
+        .values(
+          decision.alerts.map((a) => ({
+            site_scan_id: slot.id,
+            webhook_id: endpoint.id,
+            site_id: site.id,
+            metric: a.metric,
+            alert_type: a.type,
+            dimension: a.dimension,
+            previous_score: a.previousScore,
+            current_score: a.currentScore,
+            delta: a.delta,
+            message: a.message,
+            scanned_at: scannedAt,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      raised.push(...decision.alerts);
+    }
+    return { alerts: raised };
+  });
+  if (!recorded) return 'already_scanned';
+  bSiteScans.inc({ outcome: measured.status });
+  log.info(
+    {
+      siteId: site.id,
+      url: site.url,
+      status: measured.status,
+      overall: measured.status === 'ok' ? measured.overall : null,
+      alerts: recorded.alerts.map((a) => a.type),
+    },
+    'scheduled site scan recorded',
+  );
+  await deliverPendingBAlerts(db, config, log, site.id);
+  return 'scanned';
+}
+
+/**
+ * Sends the site's recorded, unsent alerts, one attempt each through the webhook module, signed
+ * with the endpoint's secret. The dedupe key is the alert's id, so a re-run after a crash gets the
+ * first attempt back instead of sending again.
+ */
+export async function deliverPendingBAlerts(
+  db: Kysely<Database>,
+  config: Config,
+  log: Logger,
+  siteId: string,
+): Promise<void> {
+  const pending = await db
+    .selectFrom('b_site_alerts as a')
+    .innerJoin('webhook_endpoints as w', 'w.id', 'a.webhook_id')
+    .innerJoin('agent_sites as s', 's.id', 'a.site_id')
+    .select([
+      'a.id',
+      'a.metric',
+      'a.alert_type',
+      'a.dimension',
+      'a.previous_score',
+      'a.current_score',
+      'a.delta',
+      'a.message',
+      'a.scanned_at',
+      'w.id as webhook_id',
+      'w.url as webhook_url',
+      'w.secret',
+      'w.account_id',
+      's.url as site_url',
+    ])
+    .where('a.site_id', '=', siteId)
+    .where('a.delivery_status', '=', 'pending')
+    .orderBy('a.id')
+    .execute();
+  if (pending.length === 0) return;
+  const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
+  for (const a of pending) {
+    const attempt = await deliverWebhook(db, {
+      accountId: a.account_id,
+      url: a.webhook_url,
+      event: ALERT_EVENT,
+      payload: bAlertPayload(
+        a.site_url,
+        {
+          metric: a.metric,
+          type: a.alert_type,
+          dimension: a.dimension,
+          previousScore: a.previous_score,
+          currentScore: a.current_score,
+          delta: a.delta,
+          message: a.message,
+        },
+        a.scanned_at,
+      ),
+      policy,
+      subject: endpointSubject(a.webhook_id),
+      dedupeKey: `${ALERT_EVENT}:b:${a.id}`,
+      secret: a.secret,
+    });
+    if (attempt.status === 'pending') continue; // another run is sending it right now
+    await db
+      .updateTable('b_site_alerts')
+      .set({ delivery_status: attempt.status, delivery_id: attempt.id })
+      .where('id', '=', a.id)
+      .execute();
+    bSiteAlerts.inc({ type: a.alert_type, delivery: attempt.status });
+    log.info(
+      { siteId, alertId: a.id, webhookId: a.webhook_id, type: a.alert_type, outcome: attempt.status },
+      'B threshold alert sent',
+    );
+  }
+}
