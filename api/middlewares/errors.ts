@@ -1,4 +1,5 @@
 import type { Middleware } from 'koa';
+import { isDbUnavailable, isPgError } from '../../shared/db/errors.ts';
 import { AppError, methodNotAllowed } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/logger.ts';
 
@@ -16,8 +17,30 @@ const BY_STATUS: Record<number, { code: string; title: string }> = {
   429: { code: 'rate_limited', title: 'Too many requests' },
 };
 
+/** Seconds a client is told to wait while the database is unreachable. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+export const databaseUnavailable = () =>
+  new AppError(
+    503,
+    'database_unavailable',
+    'Service unavailable',
+    'The database is unreachable for the moment; retry shortly.',
+    { headers: { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) } },
+  );
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // Database trouble: never the driver's text (it can quote data and schema).
+  if (isDbUnavailable(err)) return databaseUnavailable();
+  if (isPgError(err) && err.code.startsWith('22')) {
+    return new AppError(
+      422,
+      'unprocessable_value',
+      'Unprocessable value',
+      'A value in the request cannot be stored or compared (out of range or malformed).',
+    );
+  }
   const e = err as {
     status?: number;
     statusCode?: number;
@@ -25,7 +48,7 @@ export function toAppError(err: unknown): AppError {
     message?: string;
     type?: string;
   };
-  const status = e.status ?? e.statusCode;
+  const status = isPgError(err) ? undefined : (e.status ?? e.statusCode);
   if (status && status >= 400 && status < 500) {
     const known = BY_STATUS[status] ?? { code: 'client_error', title: 'Client error' };
     let detail = e.expose !== false && e.message ? e.message : known.title;

@@ -1,0 +1,1 @@
+-- Placeholder keeping the numbering without gaps while migration 010 is written on another branch; replaced when the branches merge.
