@@ -13,7 +13,7 @@ import {
 } from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../shared/config.ts';
-import { createDb } from '../shared/db/pool.ts';
+import { createDb, guardPool } from '../shared/db/pool.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
@@ -54,7 +54,7 @@ export async function startWorker(
     max: config.WORKER_CONCURRENCY + 2,
     application_name: 'sightline-graphile',
   });
-  pgPool.on('error', (err) => log.warn({ err }, 'idle graphile connection lost'));
+  guardPool(pgPool, (err) => log.warn({ err }, 'graphile connection lost'));
   const shutdown = new AbortController();
   const taskList: TaskList = {};
   for (const def of tasks)

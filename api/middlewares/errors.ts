@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
 import { isDbUnavailable, isPgError } from '../../shared/db/errors.ts';
 import { AppError, methodNotAllowed } from '../../shared/errors.ts';
@@ -98,4 +100,50 @@ export function errorHandler(log: Logger): Middleware {
       };
     }
   };
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'headers_too_large',
+    detail: 'The request line and headers are larger than this server accepts (16 KiB).',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    detail: 'The request was not received in time.',
+  },
+  ERR_HTTP_HEADERS_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    detail: 'The request headers were not received in time.',
+  },
+};
+
+/**
+ * The http server's `clientError` handler: a request Node's parser refuses before Koa sees it
+ * (oversized headers, malformed request line, timeouts) is still answered as problem+json.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const s = socket as Duplex & { _httpMessage?: { headersSent?: boolean } };
+  if (err.code === 'ECONNRESET' || !socket.writable || s._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const known = CLIENT_ERRORS[err.code ?? ''] ?? {
+    status: 400,
+    code: 'malformed_request',
+    detail: 'The request is not valid HTTP/1.1.',
+  };
+  const title = STATUS_CODES[known.status] ?? 'Bad request';
+  const body = JSON.stringify({
+    type: PROBLEM_BASE + known.code,
+    title,
+    status: known.status,
+    detail: known.detail,
+    code: known.code,
+  });
+  socket.end(
+    `HTTP/1.1 ${known.status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }
