@@ -39,6 +39,8 @@ const ConfigSchema = z.object({
   SCAN_QUICK_DEADLINE_MS: z.coerce.number().int().min(1000).default(60_000),
   SCAN_FULL_DEADLINE_MS: z.coerce.number().int().min(5000).default(240_000),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** PSS of the worker's Chromium (browser + Lighthouse) above which browser work is aborted. */
+  BROWSER_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).default(1024),
   CHROMIUM_PATH: z.string().optional(),
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),

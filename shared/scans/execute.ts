@@ -90,6 +90,19 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       log.info({ scanId, url: scan.url, code }, 'scan failed: page unreachable');
       return;
     }
+    const overBudget = [outcome.artifacts.Rendered, outcome.artifacts.Lighthouse].find(
+      (a) => isGatherError(a) && a.error.code === 'memory_budget_exceeded',
+    );
+    if (overBudget && isGatherError(overBudget)) {
+      // A hostile page: say so rather than score what the browser saw before it was stopped.
+      await finish({
+        status: 'failed',
+        error: { code: 'browser_memory_budget', message: overBudget.error.message },
+        artifacts: outcome.artifacts,
+      });
+      log.warn({ scanId, url: scan.url }, 'scan failed: browser memory budget exceeded');
+      return;
+    }
     const missing = missingArtifacts(scan.mode, outcome.artifacts);
     await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results, missing });
     log.info(
