@@ -61,8 +61,10 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'Tier, variant or subscription does not allow this call',
   404: 'Not found',
   415: 'The body is not sent as application/json',
+  413: 'Request body too large',
   429: 'Rate limit exceeded; retry after the window resets (Retry-After)',
   500: 'Server error',
+  503: 'The database is unreachable for the moment; retry after Retry-After seconds',
 };
 
 function toOpenApiPath(path: string): string {
@@ -116,7 +118,8 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
         ...(content ? { content } : {}),
       };
     }
-    const errorStatuses = [400, 429, 500];
+    const errorStatuses = [400, 429, 500, 503];
+    if (def.request?.body) errorStatuses.push(413);
     if (def.access.kind === 'key') errorStatuses.push(401, 403);
     if (def.access.kind === 'optional-key') errorStatuses.push(401);
     if (def.path.includes(':')) errorStatuses.push(404);
@@ -125,7 +128,7 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
       responses[String(s)] ??= {
         description: ERROR_TEXT[s] ?? 'Error',
         headers:
-          s === 429
+          s === 429 || s === 503
             ? {
                 ...RATE_HEADERS,
                 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },

@@ -7,6 +7,7 @@ import { createLogger } from '../shared/logger.ts';
 import { registerQueueDepth } from '../shared/metrics.ts';
 import type { Services } from '../shared/services.ts';
 import { createApp } from './app.ts';
+import { answerClientError } from './middlewares/errors.ts';
 
 export interface ApiServer {
   url: string;
@@ -33,6 +34,8 @@ export async function startApi(
     s.once('error', reject);
   });
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
+  // Requests Node refuses before Koa sees them (431, malformed, timeouts) still get problem+json.
+  server.on('clientError', answerClientError);
   const addr = server.address() as { port: number };
   const host = config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST;
   const url = `http://${host}:${addr.port}`;

@@ -44,6 +44,8 @@ const ConfigSchema = z.object({
   /** A scan phase slower than this is logged at info (every phase is at debug). */
   SCAN_SLOW_PHASE_MS: z.coerce.number().int().min(0).default(10_000),
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /** PSS of the worker's Chromium (browser + Lighthouse) above which browser work is aborted. */
+  BROWSER_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).default(1024),
   CHROMIUM_PATH: z.string().optional(),
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),

@@ -20,6 +20,16 @@ export class Heartbeat {
     this.timer.unref();
   }
 
+  /** A worker that died stops beating at once (its row goes; if the database is away, it ages out). */
+  async remove(workerId: string): Promise<void> {
+    this.ids.delete(workerId);
+    await this.db.deleteFrom('worker_heartbeats').where('worker_id', '=', workerId).execute();
+  }
+
+  get workerIds(): string[] {
+    return [...this.ids];
+  }
+
   private async beat(): Promise<void> {
     if (this.ids.size === 0) return;
     const rows = [...this.ids].map((worker_id) => ({ worker_id, process: this.process }));
@@ -65,4 +75,17 @@ export async function reapDeadWorkers(db: Kysely<Database>): Promise<string[]> {
     .where('last_seen', '<', sql<Date>`now() - interval '1 day'`)
     .execute();
   return ids;
+}
+
+/**
+ * Frees the job a known-dead worker of ours still holds (graphile-worker's internal worker died
+ * when it could not record the job's outcome, e.g. during a database outage). The attempt died
+ * with the worker, not by the job's fault, so the job keeps one more attempt.
+ */
+export async function releaseDeadWorker(db: Kysely<Database>, workerId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await sql`update graphile_worker._private_jobs set max_attempts = greatest(max_attempts, attempts + 1)
+               where locked_by = ${workerId}`.execute(trx);
+    await sql`select graphile_worker.force_unlock_workers(${[workerId]}::text[])`.execute(trx);
+  });
 }

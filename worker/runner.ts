@@ -13,12 +13,12 @@ import {
 } from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../shared/config.ts';
-import { createDb } from '../shared/db/pool.ts';
+import { createDb, guardPool } from '../shared/db/pool.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
 import { browserResources, closeBrowserResources } from './browser/resources.ts';
-import { Heartbeat, reapDeadWorkers } from './heartbeat.ts';
+import { Heartbeat, reapDeadWorkers, releaseDeadWorker } from './heartbeat.ts';
 import { toGraphileTask } from './task.ts';
 import { tasks } from './tasks/index.ts';
 
@@ -26,6 +26,8 @@ const CRONTAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'cron
 
 export interface WorkerProcess {
   runner: Runner;
+  /** graphile-worker ids of the internal workers alive now (WORKER_CONCURRENCY when healthy). */
+  liveWorkers: () => string[];
   metricsUrl?: string;
   /** Stops taking jobs, lets running ones finish within the bound, then releases the rest. */
   close: () => Promise<void>;
@@ -59,7 +61,7 @@ export async function startWorker(
     max: config.WORKER_CONCURRENCY + 2,
     application_name: 'sightline-graphile',
   });
-  pgPool.on('error', (err) => log.warn({ err }, 'idle graphile connection lost'));
+  guardPool(pgPool, (err) => log.warn({ err }, 'graphile connection lost'));
   const shutdown = new AbortController();
   const taskList: TaskList = {};
   for (const def of tasks)
@@ -79,19 +81,54 @@ export async function startWorker(
   const crontab = opts.crontab === undefined ? fs.readFileSync(CRONTAB, 'utf8') : opts.crontab;
   // graphile-worker emits worker:create inside run(): the listener must be on the emitter first.
   const events: WorkerEvents = new EventEmitter();
+  let stopping = false;
   events.on('worker:create', ({ worker }) => {
     void heartbeat.add(worker.workerId).catch((err) => log.warn({ err }, 'heartbeat failed'));
   });
-  const runner = await run({
+  // graphile-worker 0.16 ends an internal worker for good when it cannot record a job's outcome
+  // (the database went away at that moment) and never replaces it: its job stays locked and the
+  // process runs one job fewer. Liveness means the job runner is alive, so: stop beating for the
+  // dead worker at once, free its job as soon as the database answers, and start a replacement.
+  events.on('worker:stop', ({ worker, error }) => {
+    if (stopping) return;
+    log.error(
+      { err: error, workerId: worker.workerId },
+      'graphile-worker internal worker died; replacing it',
+    );
+    void heartbeat.remove(worker.workerId).catch(() => {});
+    void replace(worker.workerId);
+  });
+  const runOptions = {
     pgPool,
-    concurrency: config.WORKER_CONCURRENCY,
     taskList,
-    parsedCronItems: crontab ? parseCrontab(crontab) : [],
     noHandleSignals: true,
     pollInterval: 2000,
     logger: graphileLogger(log),
     events,
+  };
+  const runner = await run({
+    ...runOptions,
+    concurrency: config.WORKER_CONCURRENCY,
+    parsedCronItems: crontab ? parseCrontab(crontab) : [],
   });
+  /** Runners started to stand in for dead internal workers (one worker each, no cron). */
+  const replacements: Runner[] = [];
+  const replace = async (deadId: string) => {
+    for (let delay = 500; !stopping; delay = Math.min(delay * 2, 5000)) {
+      try {
+        await releaseDeadWorker(handle.db, deadId);
+        await heartbeat.remove(deadId); // its row, if the database was away when it died
+        const stand = await run({ ...runOptions, concurrency: 1, parsedCronItems: [] });
+        if (stopping) await stand.stop().catch(() => {});
+        else replacements.push(stand);
+        log.warn({ deadWorker: deadId }, 'released the dead worker’s job and started a replacement');
+        return;
+      } catch (err) {
+        log.warn({ err, deadWorker: deadId }, 'database not reachable yet; retrying the worker replacement');
+        await new Promise((r) => setTimeout(r, delay).unref());
+      }
+    }
+  };
   registerQueueDepth(() => queueDepth(handle.db));
 
   let metricsServer: http.Server | undefined;
@@ -117,7 +154,8 @@ export async function startWorker(
   const close = () => {
     closing ??= (async () => {
       log.info({ timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'worker stopping: finishing running jobs');
-      const stopped = runner.stop().then(() => true);
+      stopping = true;
+      const stopped = Promise.all([runner, ...replacements].map((r) => r.stop())).then(() => true);
       const inTime = await Promise.race([
         stopped,
         new Promise<false>((r) => setTimeout(() => r(false), config.WORKER_SHUTDOWN_TIMEOUT_MS).unref()),
@@ -129,7 +167,10 @@ export async function startWorker(
         await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000).unref())]);
       }
       // runner.promise settles once graphile-worker has released its LISTEN client too.
-      await Promise.race([runner.promise.catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
+      await Promise.race([
+        Promise.all([runner, ...replacements].map((r) => r.promise.catch(() => {}))),
+        new Promise((r) => setTimeout(r, 5000).unref()),
+      ]);
       await closeBrowserResources().catch((err) => log.warn({ err }, 'closing the browser failed'));
       await heartbeat.stop();
       metricsServer?.close();
@@ -139,5 +180,5 @@ export async function startWorker(
     })();
     return closing;
   };
-  return { runner, metricsUrl, close };
+  return { runner, metricsUrl, close, liveWorkers: () => heartbeat.workerIds };
 }

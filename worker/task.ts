@@ -75,6 +75,12 @@ export function toGraphileTask(
       log.info({ ...notes, outcome: 'success', ms: Math.round(end() * 1000) }, 'job done');
     } catch (err) {
       const ms = Math.round(end() * 1000);
+      if (deps.shutdown.aborted) {
+        // Cut short by a shutdown, not by its own fault: make sure it keeps an attempt to run again.
+        await sql`update graphile_worker._private_jobs set max_attempts = greatest(max_attempts, attempts + 1) where id = ${helpers.job.id}::bigint`
+          .execute(deps.db)
+          .catch((e) => log.warn({ err: e }, 'could not keep an attempt for the interrupted job'));
+      }
       jobsTotal.inc({ task: def.name, outcome: 'failure' });
       log.warn({ ...notes, outcome: 'failure', ms, err }, 'job failed');
       throw err;

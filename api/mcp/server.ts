@@ -6,6 +6,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AdmissionError, Admitter } from '../../shared/accounts/admission.ts';
 import { type AuthResult, authenticate, type Principal } from '../../shared/accounts/auth.ts';
+import { findNul } from '../../shared/db/json.ts';
 import { AppError, type FieldError } from '../../shared/errors.ts';
 import type { Services } from '../../shared/services.ts';
 import { callerOf, setRateHeaders } from '../middlewares/guard.ts';
@@ -108,6 +109,11 @@ async function callTool(caller: McpCaller, name: string, args: unknown): Promise
       `${name} needs a ${tool.tiers.join(' or ')} tier key; this key's tier is ${principal.tier}.`,
       { code: 'tier_required', tiers: tool.tiers },
     );
+  }
+  const nul = findNul(args ?? {}, 'arguments');
+  if (nul) {
+    const field = nul.slice('arguments.'.length);
+    throw invalidParams(name, [{ field, message: 'must not contain a NUL byte' }]);
   }
   const parsed = tool.input.safeParse(args ?? {});
   if (!parsed.success) throw invalidParams(name, argumentErrors(parsed.error.issues));

@@ -1,4 +1,7 @@
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Middleware } from 'koa';
+import { isDbUnavailable, isPgError } from '../../shared/db/errors.ts';
 import { AppError, methodNotAllowed } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/logger.ts';
 
@@ -16,8 +19,30 @@ const BY_STATUS: Record<number, { code: string; title: string }> = {
   429: { code: 'rate_limited', title: 'Too many requests' },
 };
 
+/** Seconds a client is told to wait while the database is unreachable. */
+export const DB_RETRY_AFTER_SECONDS = 5;
+
+export const databaseUnavailable = () =>
+  new AppError(
+    503,
+    'database_unavailable',
+    'Service unavailable',
+    'The database is unreachable for the moment; retry shortly.',
+    { headers: { 'Retry-After': String(DB_RETRY_AFTER_SECONDS) } },
+  );
+
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  // Database trouble: never the driver's text (it can quote data and schema).
+  if (isDbUnavailable(err)) return databaseUnavailable();
+  if (isPgError(err) && err.code.startsWith('22')) {
+    return new AppError(
+      422,
+      'unprocessable_value',
+      'Unprocessable value',
+      'A value in the request cannot be stored or compared (out of range or malformed).',
+    );
+  }
   const e = err as {
     status?: number;
     statusCode?: number;
@@ -25,7 +50,7 @@ export function toAppError(err: unknown): AppError {
     message?: string;
     type?: string;
   };
-  const status = e.status ?? e.statusCode;
+  const status = isPgError(err) ? undefined : (e.status ?? e.statusCode);
   if (status && status >= 400 && status < 500) {
     const known = BY_STATUS[status] ?? { code: 'client_error', title: 'Client error' };
     let detail = e.expose !== false && e.message ? e.message : known.title;
@@ -75,4 +100,50 @@ export function errorHandler(log: Logger): Middleware {
       };
     }
   };
+}
+
+const CLIENT_ERRORS: Record<string, { status: number; code: string; detail: string }> = {
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    code: 'headers_too_large',
+    detail: 'The request line and headers are larger than this server accepts (16 KiB).',
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    detail: 'The request was not received in time.',
+  },
+  ERR_HTTP_HEADERS_TIMEOUT: {
+    status: 408,
+    code: 'request_timeout',
+    detail: 'The request headers were not received in time.',
+  },
+};
+
+/**
+ * The http server's `clientError` handler: a request Node's parser refuses before Koa sees it
+ * (oversized headers, malformed request line, timeouts) is still answered as problem+json.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  const s = socket as Duplex & { _httpMessage?: { headersSent?: boolean } };
+  if (err.code === 'ECONNRESET' || !socket.writable || s._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const known = CLIENT_ERRORS[err.code ?? ''] ?? {
+    status: 400,
+    code: 'malformed_request',
+    detail: 'The request is not valid HTTP/1.1.',
+  };
+  const title = STATUS_CODES[known.status] ?? 'Bad request';
+  const body = JSON.stringify({
+    type: PROBLEM_BASE + known.code,
+    title,
+    status: known.status,
+    detail: known.detail,
+    code: known.code,
+  });
+  socket.end(
+    `HTTP/1.1 ${known.status} ${title}\r\ncontent-type: application/problem+json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

@@ -1,5 +1,6 @@
 import type { Middleware } from 'koa';
 import type { z } from 'zod';
+import { findNul } from '../../shared/db/json.ts';
 import { badRequest, type FieldError } from '../../shared/errors.ts';
 import type { RouteContext, RouteDef } from '../route.ts';
 
@@ -16,6 +17,12 @@ export function validate(def: RouteDef): Middleware {
     const ctx = rawCtx as RouteContext;
     const errors: FieldError[] = [];
     const parse = (where: string, schema: z.ZodType | undefined, value: unknown) => {
+      // A NUL byte cannot be stored (Postgres text refuses it) and is never meaningful input.
+      const nul = findNul(value, where);
+      if (nul) {
+        errors.push({ field: nul, message: 'must not contain a NUL byte (\\u0000 or %00)' });
+        return undefined;
+      }
       if (!schema) return value;
       const r = schema.safeParse(value);
       if (!r.success) {

@@ -16,6 +16,12 @@ export function modelResult(scan: Scan, modelId: string): ModelScore {
   return r;
 }
 
+/** `partial: true` and the missing artifacts when the scan lacks evidence it should have. */
+export function completeness(scan: Scan): { partial: boolean; missingArtifacts?: string[] } {
+  const missing = scan.missing_artifacts ?? [];
+  return missing.length ? { partial: true, missingArtifacts: missing } : { partial: false };
+}
+
 const scannedAt = (scan: Scan) => (scan.finished_at ?? scan.created_at).toISOString();
 
 export function presentScanA(scan: Scan) {
@@ -40,6 +46,7 @@ export function presentScanA(scan: Scan) {
     scanId: scan.id,
     mode: scan.mode,
     model: { id: r.modelId, version: r.modelVersion },
+    ...completeness(scan),
   };
 }
 
@@ -62,6 +69,7 @@ export function presentScanB(
       : {}),
     scanId: scan.id,
     mode: scan.mode,
+    ...completeness(scan),
   };
 }
 

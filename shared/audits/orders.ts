@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type { AuditOrder, AuditOrderStatus } from '../db/tables/audit-orders.ts';
 import { AppError, notFound } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
@@ -164,7 +165,7 @@ export async function settleStranded(db: Kysely<Database>, order: AuditOrder): P
     .set({
       status: 'failed',
       failed_at: sql`now()`,
-      error: JSON.stringify({
+      error: toJsonb({
         code: 'generation_failed',
         message: `Report generation stopped after ${job?.attempts ?? 0} attempt(s)${why}`,
       }),

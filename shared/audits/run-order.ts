@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { stripNul, toJsonb } from '../db/json.ts';
 import { notify } from '../jobs/events.ts';
 import type { JobAttempt, JobContext } from '../jobs/job.ts';
 import { auditGenerationDuration, auditOrders } from '../metrics.ts';
@@ -85,8 +86,8 @@ async function runOrder(
         .updateTable('audit_orders')
         .set({
           status: 'delivered',
-          report: JSON.stringify(report),
-          report_summary: report.summary,
+          report: toJsonb(report),
+          report_summary: stripNul(report.summary),
           delivered_at: sql`now()`,
         })
         .where('id', '=', orderId)
@@ -130,7 +131,7 @@ async function runOrder(
         .set({
           status: 'failed',
           failed_at: sql`now()`,
-          error: JSON.stringify({ code: failure.code, message: failure.message }),
+          error: toJsonb({ code: failure.code, message: failure.message }),
         })
         .where('id', '=', orderId)
         .where('status', 'in', ['paid', 'generating'])

@@ -14,19 +14,19 @@ import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
 import type {
-  GeoAnswersTable,
-  GeoCallUsageTable,
-  GeoChecksTable,
-  GeoPromptsTable,
-  GeoRunsTable,
-} from './tables/geo.ts';
-import type {
   BSiteAlertsTable,
   BSiteScansTable,
   BSiteSchedulesTable,
   WebhookEndpointsTable,
   WebhookOpenAlertsTable,
 } from './tables/b-sites.ts';
+import type {
+  GeoAnswersTable,
+  GeoCallUsageTable,
+  GeoChecksTable,
+  GeoPromptsTable,
+  GeoRunsTable,
+} from './tables/geo.ts';
 import type { MonitorAlertsTable } from './tables/monitor-alerts.ts';
 import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';

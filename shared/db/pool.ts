@@ -10,14 +10,27 @@ export interface Db {
   close: () => Promise<void>;
 }
 
+/**
+ * A database restart must not crash the process. pg emits 'error' on the pool for an idle client
+ * and on the client itself for a checked-out one (57P01 admin_shutdown arrives between queries,
+ * e.g. in a transaction awaiting our code): with no listener that is an uncaught exception. Both
+ * get one; the broken client fails its next query (answered 503 by the API) and the pool
+ * replaces it.
+ */
+export function guardPool(pool: pg.Pool, onError: (err: Error) => void = () => {}): void {
+  pool.on('error', onError);
+  pool.on('connect', (client) => {
+    client.on('error', onError);
+  });
+}
+
 export function createDb(url: string, opts: { max?: number; application?: string } = {}): Db {
   const pool = new pg.Pool({
     connectionString: url,
     max: opts.max ?? 10,
     application_name: opts.application ?? 'sightline',
   });
-  // An idle client losing its connection must not crash the process; the pool replaces it.
-  pool.on('error', () => {});
+  guardPool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   let closed = false;
   return {

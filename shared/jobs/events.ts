@@ -23,9 +23,45 @@ export class EventListener {
     private readonly log: (msg: string, err?: unknown) => void = () => {},
   ) {}
 
+  /** Whether the LISTEN connection is up (it reconnects by itself after a loss). */
+  get connected(): boolean {
+    return this.client !== undefined;
+  }
+
   async start(): Promise<void> {
-    this.connecting ??= this.connect();
+    this.connecting ??= this.connect().catch((err) => {
+      this.connecting = undefined; // the next start() tries again
+      throw err;
+    });
     await this.connecting;
+  }
+
+  private retries = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+
+  /** Reconnects in the background, backing off to one try every 5 s, until it works or we close. */
+  private reconnectLater(): void {
+    if (this.closing || this.retryTimer) return;
+    const delay = Math.min(250 * 2 ** this.retries++, 5000);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.start().then(
+        () => {
+          this.retries = 0;
+          // Signals sent while we were away are lost: wake everyone to re-check.
+          this.wakeAll();
+        },
+        (err) => {
+          this.log('listen connection still down; retrying', err);
+          this.reconnectLater();
+        },
+      );
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private wakeAll(): void {
+    for (const set of this.waiters.values()) for (const wake of set) wake();
   }
 
   private async connect(): Promise<void> {
@@ -35,17 +71,36 @@ export class EventListener {
       const set = this.waiters.get(msg.payload);
       if (set) for (const wake of set) wake();
     });
-    client.on('error', (err) => {
+    let lost = false;
+    const onLost = (err?: Error) => {
+      if (lost) return;
+      lost = true;
+      if (this.client === client) {
+        this.client = undefined;
+        this.connecting = undefined;
+      }
+      client.end().catch(() => {});
+      if (this.closing) return;
       this.log('listen connection lost; reconnecting', err);
-      this.client = undefined;
-      this.connecting = undefined;
-      // Waiters re-check the database on timeout anyway; reconnect in the background.
-      if (!this.closing) setTimeout(() => this.start().catch(() => {}), 1000).unref();
-      // Wake everyone so they re-check state instead of sleeping through a lost signal.
-      for (const set of this.waiters.values()) for (const wake of set) wake();
-    });
-    await client.connect();
-    await client.query(`listen ${CHANNEL}`);
+      // Waiters re-check the database on timeout anyway; reconnect in the background, and wake
+      // everyone so they re-check state instead of sleeping through a lost signal.
+      this.reconnectLater();
+      this.wakeAll();
+    };
+    client.on('error', onLost);
+    client.on('end', () => onLost());
+    try {
+      await client.connect();
+      await client.query(`listen ${CHANNEL}`);
+    } catch (err) {
+      lost = true; // a failed attempt: start() reports it, the caller decides about retrying
+      client.end().catch(() => {});
+      throw err;
+    }
+    if (this.closing) {
+      await client.end().catch(() => {});
+      return;
+    }
     this.client = client;
   }
 
@@ -58,7 +113,7 @@ export class EventListener {
     check: () => Promise<T | undefined>,
     timeoutMs: number,
   ): Promise<T | undefined> {
-    await this.start().catch(() => {});
+    await this.start().catch(() => this.reconnectLater());
     let wake: () => void = () => {};
     let signalled = false;
     const onSignal = () => {
@@ -93,6 +148,7 @@ export class EventListener {
 
   async close(): Promise<void> {
     this.closing = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     const c = this.client;
     this.client = undefined;
     if (c) await c.end().catch(() => {});

@@ -1,6 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type { DimensionScores } from '../db/tables/monitor-scans.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import { notify } from '../jobs/events.ts';
@@ -206,13 +207,13 @@ async function recordSlot(
           scan_id: scanId,
           status: measured.status,
           overall_score: measured.status === 'ok' ? measured.overall : 0,
-          dimension_scores: JSON.stringify(dimensions),
-          issues: JSON.stringify(
+          dimension_scores: toJsonb(dimensions),
+          issues: toJsonb(
             measured.status === 'ok'
               ? measured.issues
               : [`The page could not be fetched: ${measured.reason}`],
           ),
-          error: JSON.stringify(
+          error: toJsonb(
             measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
           ),
           model_version: monitoringModel.version,

@@ -25,7 +25,14 @@ export interface PolicyProxyOptions {
   connectTimeoutMs?: number; // default 10 s
   idleTimeoutMs?: number; // a tunnel or request with no traffic this long is closed; default 60 s
   maxBlocked?: number; // default 500
+  /** A plain-HTTP response body larger than this is cut (hostile documents); default 32 MiB. */
+  maxResponseBytes?: number;
+  /** Bytes one tunnel (https, wss) may carry towards the browser; default 128 MiB. */
+  maxTunnelBytes?: number;
 }
+
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+export const DEFAULT_MAX_TUNNEL_BYTES = 128 * 1024 * 1024;
 
 // Hop-by-hop headers (RFC 9110 7.6.1) and the proxy's own: never forwarded.
 const HOP_BY_HOP = new Set([
@@ -47,6 +54,8 @@ export async function startPolicyProxy(
   const connectTimeoutMs = opts.connectTimeoutMs ?? 10_000;
   const idleTimeoutMs = opts.idleTimeoutMs ?? 60_000;
   const maxBlocked = opts.maxBlocked ?? 500;
+  const maxResponseBytes = opts.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  const maxTunnelBytes = opts.maxTunnelBytes ?? DEFAULT_MAX_TUNNEL_BYTES;
   const blocked: string[] = [];
   const sockets = new Set<Socket>();
   const track = (s: Socket) => {
@@ -128,6 +137,10 @@ export async function startPolicyProxy(
       });
       upstream.on('response', (up) => {
         res.writeHead(up.statusCode ?? 502, up.statusMessage, forwardHeaders(up.rawHeaders));
+        capBytes(up, maxResponseBytes, () => {
+          up.destroy();
+          res.destroy(); // the browser sees a truncated response: a network error
+        });
         up.pipe(res);
       });
       upstream.on('error', () => fail(502));
@@ -157,7 +170,7 @@ export async function startPolicyProxy(
       (upstream) => {
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
         if (head.length) upstream.write(head);
-        tunnel(client, upstream);
+        tunnel(client, upstream, maxTunnelBytes);
       },
     );
   });
@@ -185,7 +198,7 @@ export async function startPolicyProxy(
         }
         upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
         if (head.length) upstream.write(head);
-        tunnel(client, upstream);
+        tunnel(client, upstream, maxTunnelBytes);
       },
     );
   });
@@ -207,13 +220,23 @@ export async function startPolicyProxy(
   };
 }
 
-function tunnel(a: Socket, b: Socket): void {
+/** Calls over() once when more than `max` bytes have passed through `stream`. */
+function capBytes(stream: NodeJS.ReadableStream, max: number, over: () => void): void {
+  let seen = 0;
+  stream.on('data', (chunk: Buffer) => {
+    seen += chunk.length;
+    if (seen > max) over();
+  });
+}
+
+function tunnel(a: Socket, b: Socket, maxDownBytes = DEFAULT_MAX_TUNNEL_BYTES): void {
   a.pipe(b);
   b.pipe(a);
   const end = () => {
     a.destroy();
     b.destroy();
   };
+  capBytes(b, maxDownBytes, end);
   a.once('error', end);
   b.once('error', end);
   a.once('close', end);

@@ -1,9 +1,12 @@
 import { sql } from 'kysely';
+import { isDbUnavailable, isPgError } from '../db/errors.ts';
+import { toJsonb } from '../db/json.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan/artifacts.ts';
+import { missingArtifacts } from './partial.ts';
 import { runScan } from './run-scan.ts';
 import { scanTopic } from './scans.ts';
 
@@ -46,6 +49,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     error?: object;
     artifacts?: object;
     results?: object;
+    missing?: string[];
   }) => {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -54,9 +58,10 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
           status: values.status,
           phase: null,
           finished_at: sql<Date>`now()`,
-          error: JSON.stringify(values.error ?? null),
-          artifacts: JSON.stringify(values.artifacts ?? null),
-          results: JSON.stringify(values.results ?? null),
+          error: toJsonb(values.error ?? null),
+          artifacts: toJsonb(values.artifacts ?? null),
+          results: toJsonb(values.results ?? null),
+          missing_artifacts: values.missing ?? [],
         })
         .where('id', '=', scanId)
         .execute();
@@ -74,6 +79,9 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       log: (msg) => log.debug({ scanId }, msg),
     });
     await phaseWrites;
+    // Stopped by a shutdown: gatherers turned the abort into errors, so the outcome is incomplete.
+    // It is not stored; the job fails and runs again (see the catch below).
+    if (signal.aborted) throw signal.reason ?? new Error('worker shutting down');
     const page = outcome.artifacts.Page;
     if (!page || isGatherError(page)) {
       // Without the main document there is nothing to score: say why instead of scoring zeros.
@@ -87,15 +95,49 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       log.info({ scanId, url: scan.url, code }, 'scan failed: page unreachable');
       return;
     }
-    await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results });
+    const overBudget = [outcome.artifacts.Rendered, outcome.artifacts.Lighthouse].find(
+      (a) => isGatherError(a) && a.error.code === 'memory_budget_exceeded',
+    );
+    if (overBudget && isGatherError(overBudget)) {
+      // A hostile page: say so rather than score what the browser saw before it was stopped.
+      await finish({
+        status: 'failed',
+        error: { code: 'browser_memory_budget', message: overBudget.error.message },
+        artifacts: outcome.artifacts,
+      });
+      log.warn({ scanId, url: scan.url }, 'scan failed: browser memory budget exceeded');
+      return;
+    }
+    const missing = missingArtifacts(scan.mode, outcome.artifacts);
+    await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results, missing });
     log.debug(
-      { scanId, url: scan.url, mode: scan.mode, score: outcome.results['site-audit']?.overallScore },
+      {
+        scanId,
+        url: scan.url,
+        mode: scan.mode,
+        score: outcome.results['site-audit']?.overallScore,
+        ...(missing.length ? { partial: missing } : {}),
+      },
       'scan done',
     );
   } catch (err) {
-    if (signal.aborted) throw err; // shutting down: leave it to the retry
+    if (signal.aborted || isDbUnavailable(err)) {
+      // Shutting down, or the database went away: this attempt fails and graphile-worker runs the
+      // job again. The row goes back to `queued` (when the database lets us) so nobody reads a
+      // half-done scan as running forever.
+      await db
+        .updateTable('scans')
+        .set({ status: 'queued', phase: null })
+        .where('id', '=', scanId)
+        .where('status', '=', 'running')
+        .execute()
+        .catch(() => {});
+      throw err;
+    }
     const code = err instanceof AppError ? err.code : deadline.aborted ? 'scan_timeout' : 'scan_error';
-    await finish({ status: 'failed', error: { code, message: (err as Error).message } });
+    // Database errors are logged, never stored for clients: their text can quote data and schema.
+    const message = isPgError(err) ? 'The scan result could not be stored.' : (err as Error).message;
+    await finish({ status: 'failed', error: { code, message } });
     log.warn({ scanId, err }, 'scan failed');
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
@@ -9,6 +10,7 @@ import { NetError } from '../net/net-error.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
 import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
+import { missingArtifacts } from './partial.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
 // the worker's completion signal. The same URL and mode scanned within the TTL is served from the
@@ -85,6 +87,8 @@ export async function requestScanIn(
           : [
               eb.and([
                 eb('status', '=', 'done'),
+                // A partial result is never reused: the next caller gets a fresh attempt.
+                eb(sql<number>`cardinality(missing_artifacts)`, '=', 0),
                 eb('finished_at', '>', sql<Date>`now() - make_interval(secs => ${ttl})`),
               ]),
             ]),
@@ -135,9 +139,12 @@ export async function insertFinishedScan(
       mode: scan.mode,
       status: scan.error ? 'failed' : 'done',
       account_id: scan.accountId,
-      error: JSON.stringify(scan.error),
-      artifacts: JSON.stringify(scan.artifacts),
-      results: JSON.stringify(scan.results),
+      error: toJsonb(scan.error),
+      artifacts: toJsonb(scan.artifacts),
+      results: toJsonb(scan.results),
+      missing_artifacts: scan.error
+        ? []
+        : missingArtifacts(scan.mode, scan.artifacts as Record<string, unknown>),
       started_at: sql<Date>`now() - make_interval(secs => ${scan.elapsedMs / 1000})`,
       finished_at: sql<Date>`now()`,
     })
@@ -156,6 +163,7 @@ const SCAN_COLUMNS = [
   'account_id',
   'error',
   'results',
+  'missing_artifacts',
   'created_at',
   'started_at',
   'finished_at',

@@ -133,14 +133,33 @@ export async function deliverWebhook(db: Kysely<Database>, req: WebhookRequest):
   return toAttempt(done, true);
 }
 
+const INTERRUPTED =
+  'interrupted: the worker stopped during the attempt; its outcome is unknown and it is not repeated';
+
+/**
+ * Settles every attempt left `pending` by a worker that died mid-request (older than any attempt
+ * can last): `failed` with an "outcome unknown" error. Never re-sent: one attempt is the contract.
+ * Run every minute by the reap_dead_workers task. Returns how many were settled.
+ */
+export async function settleStaleDeliveries(db: Kysely<Database>): Promise<number> {
+  const rows = await db
+    .updateTable('webhook_deliveries')
+    .set({ status: 'failed', error: INTERRUPTED, finished_at: sql`now()` })
+    .where('status', '=', 'pending')
+    .where('created_at', '<', sql<Date>`now() - make_interval(secs => ${STALE_PENDING_SECONDS})`)
+    .returning('event')
+    .execute();
+  for (const r of rows) webhookDeliveries.inc({ event: r.event, outcome: 'failed' });
+  return rows.length;
+}
+
 /** The attempt already made for this key, settling one a dead worker left pending. */
 async function earlier(db: Kysely<Database>, dedupeKey: string): Promise<WebhookAttempt | undefined> {
   const settled = await db
     .updateTable('webhook_deliveries')
     .set({
       status: 'failed',
-      error:
-        'interrupted: the worker stopped during the attempt; its outcome is unknown and it is not repeated',
+      error: INTERRUPTED,
       finished_at: sql`now()`,
     })
     .where('dedupe_key', '=', dedupeKey)

@@ -7,7 +7,11 @@ import { Webhook } from 'standardwebhooks';
 import { createAccount } from '../../shared/accounts/accounts.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { accountWebhookSecret, deliverWebhook } from '../../shared/webhooks/deliver.ts';
+import {
+  accountWebhookSecret,
+  deliverWebhook,
+  settleStaleDeliveries,
+} from '../../shared/webhooks/deliver.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // The outbound webhook module against real receivers on 127.0.0.1 and a real database.
@@ -177,5 +181,30 @@ describe('deliverWebhook', () => {
     assert.equal(settled.status, 'failed');
     assert.match(settled.error ?? '', /interrupted/);
     assert.equal(hits('/ok'), okAfterFirst);
+  });
+});
+
+describe('stale pending attempts', () => {
+  it('are settled as failed with an unknown outcome and never sent again; recent ones are left alone', async () => {
+    const before = received.length;
+    await sql`insert into webhook_deliveries (id, account_id, event, url, payload, created_at)
+      values ('msg_stale', ${accountId}, 'audit.completed', ${`http://127.0.0.1:${port}/ok`}, '{}', now() - interval '10 minutes'),
+             ('msg_fresh', ${accountId}, 'audit.completed', ${`http://127.0.0.1:${port}/ok`}, '{}', now())`.execute(
+      handle.db,
+    );
+    assert.ok((await settleStaleDeliveries(handle.db)) >= 1);
+    const rows = await handle.db
+      .selectFrom('webhook_deliveries')
+      .select(['id', 'status', 'error', 'finished_at'])
+      .where('id', 'in', ['msg_stale', 'msg_fresh'])
+      .orderBy('id')
+      .execute();
+    assert.equal(rows[0]!.id, 'msg_fresh');
+    assert.equal(rows[0]!.status, 'pending');
+    assert.equal(rows[1]!.status, 'failed');
+    assert.match(rows[1]!.error ?? '', /outcome is unknown/);
+    assert.ok(rows[1]!.finished_at);
+    assert.equal(received.length, before, 'nothing was sent');
+    assert.equal(await settleStaleDeliveries(handle.db), 0, 'idempotent');
   });
 });

@@ -321,3 +321,52 @@ describe('policy proxy with Chromium', {
     }
   });
 });
+
+/** Writes `request` on a socket and counts the bytes that come back until the socket closes. */
+function bytesUntilClose(socket: net.Socket, request: string): Promise<number> {
+  return new Promise((resolve) => {
+    let n = 0;
+    socket.on('data', (d: Buffer) => {
+      n += d.length;
+    });
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(n));
+    socket.write(request);
+  });
+}
+
+describe('policy proxy size caps', () => {
+  it('cuts a plain-HTTP response past maxResponseBytes and a tunnel past maxTunnelBytes', async () => {
+    const big = Buffer.alloc(3 * 1024 * 1024, 'a');
+    const site = await startFixtureServer({
+      routes: {
+        '/small': (_q, r) => r.end('ok'),
+        '/big': (_q, r) => r.writeHead(200, { 'content-length': String(big.length) }).end(big),
+      },
+    });
+    const proxy = await startPolicyProxy(createUrlPolicy(`127.0.0.1:${site.port}`), {
+      maxResponseBytes: 1024 * 1024,
+      maxTunnelBytes: 1024 * 1024,
+    });
+    try {
+      assert.equal((await viaProxy(proxy, `${site.origin}/small`)).body, 'ok');
+      const plain = net.connect(proxy.port, '127.0.0.1');
+      await new Promise((r) => plain.once('connect', r));
+      const cut = await bytesUntilClose(
+        plain,
+        `GET ${site.origin}/big HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\nConnection: close\r\n\r\n`,
+      );
+      assert.ok(cut > 0 && cut < big.length, `plain HTTP carried ${cut} bytes`);
+      const { status, socket } = await connectVia(proxy, `127.0.0.1:${site.port}`);
+      assert.equal(status, 200);
+      const tunnelled = await bytesUntilClose(
+        socket,
+        'GET /big HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
+      );
+      assert.ok(tunnelled > 0 && tunnelled < big.length, `tunnel carried ${tunnelled} bytes`);
+    } finally {
+      await proxy.close();
+      await site.close();
+    }
+  });
+});

@@ -5,7 +5,12 @@ export { type ChromiumInstall, findChromium };
 /** Thrown by the browser layer; `code` is what a gatherer error carries. */
 export class BrowserError extends Error {
   constructor(
-    readonly code: 'chromium_not_found' | 'deadline_exceeded' | 'browser_closed' | 'lighthouse_failed',
+    readonly code:
+      | 'chromium_not_found'
+      | 'deadline_exceeded'
+      | 'browser_closed'
+      | 'lighthouse_failed'
+      | 'memory_budget_exceeded',
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -66,6 +71,9 @@ export const STANDARD_ARGS: readonly string[] = [
   '--metrics-recording-only',
   '--force-fieldtrials=*BackgroundTracing/default/',
   '--password-store=basic',
+  // A page's JavaScript heap is capped (V8 fails the page rather than the machine); the rest of
+  // Chromium's memory is watched against BROWSER_MEMORY_BUDGET_MB (worker/browser/memory.ts).
+  '--js-flags=--max-old-space-size=512',
   // WebRTC would otherwise send UDP (STUN) around the proxy.
   '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',

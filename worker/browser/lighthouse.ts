@@ -8,6 +8,7 @@ import { startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
 import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
 import { BrowserError, launchArgs, requireChromium } from './chromium.ts';
+import type { MemoryGuard } from './memory.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 
 // Lighthouse runs in a child process, one at a time per worker process (its maintainers: never
@@ -24,6 +25,8 @@ export interface LighthouseRunnerOptions {
   chromiumPath?: string; // default: findChromium()
   profileRoot?: string; // where throwaway profiles go; default the OS temp dir
   categories?: string[];
+  /** Watches the run's processes (the child and its Chromium) against BROWSER_MEMORY_BUDGET_MB. */
+  memory?: MemoryGuard;
 }
 
 // Module-level: one run at a time across every runner in this process.
@@ -77,7 +80,7 @@ async function runOnce(
   const proxy = await startPolicyProxy(runner.policy);
   const profile = await mkdtemp(path.join(runner.profileRoot ?? os.tmpdir(), 'sightline-lh-'));
   // detached: the child leads a new process group that its Chromium joins.
-  const child = spawn(process.execPath, [CHILD], {
+  const child = spawn(process.execPath, ['--max-old-space-size=768', CHILD], {
     detached: true,
     stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
   });
@@ -93,7 +96,9 @@ async function runOnce(
       );
       const onAbort = () => expire(deadline(signal.reason, 'Lighthouse'));
       signal.addEventListener('abort', onAbort, { once: true });
+      const unwatch = pgid && runner.memory ? runner.memory.watch(pgid, (err) => expire(err)) : () => {};
       const settle = () => {
+        unwatch();
         clearTimeout(timer);
         signal.removeEventListener('abort', onAbort);
       };

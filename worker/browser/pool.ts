@@ -4,6 +4,7 @@ import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-prox
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
 import type { BrowserPool, BrowserSession } from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
+import type { MemoryGuard } from './memory.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 
 // One Chromium per worker process, launched lazily and relaunched after a crash; each scan gets a
@@ -16,6 +17,8 @@ export interface BrowserPoolOptions {
   concurrency?: number; // sessions at once; default 2
   chromiumPath?: string; // default: findChromium()
   launchTimeoutMs?: number; // default 30 s
+  /** Watches the browser's memory during sessions (BROWSER_MEMORY_BUDGET_MB). */
+  memory?: MemoryGuard;
 }
 
 const DEFAULT_SESSION_TIMEOUT_MS = 60_000;
@@ -126,8 +129,12 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     return launching;
   }
 
-  async function runSession<T>(signal: AbortSignal, fn: (s: BrowserSession) => Promise<T>): Promise<T> {
-    if (signal.aborted) throw deadlineError(signal);
+  async function runSession<T>(outer: AbortSignal, fn: (s: BrowserSession) => Promise<T>): Promise<T> {
+    if (outer.aborted) throw deadlineError(outer);
+    // Over the memory budget the session is aborted like a deadline, with its own error.
+    const overBudget = new AbortController();
+    const signal = AbortSignal.any([outer, overBudget.signal]);
+    let unwatch = () => {};
     sessionsInUse++;
     const contexts = new Set<BrowserContext>();
     const closeContexts = () => Promise.all([...contexts].map((c) => c.close().catch(() => {})));
@@ -135,6 +142,16 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     let proxy: PolicyProxy | null = null;
     try {
       const b = await untilAborted(signal, getBrowser());
+      const pid = opts.memory ? await browserPid(b) : null;
+      if (pid && opts.memory) {
+        unwatch = opts.memory.watch(pid, (err) => {
+          overBudget.abort(err);
+          if (browser === b) browser = null; // never handed to another session
+          // Closing contexts frees memory only slowly, if at all: end the browser (every session on
+          // it is being aborted too); the next session launches a fresh one.
+          killGroup(pid);
+        });
+      }
       proxy = await startPolicyProxy(opts.policy);
       const { url: proxyUrl, blocked } = proxy;
       const session: BrowserSession = {
@@ -164,6 +181,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       };
       return await untilAborted(signal, fn(session));
     } finally {
+      unwatch();
       signal.removeEventListener('abort', closeContexts);
       await closeContexts();
       await proxy?.close();

@@ -4,6 +4,7 @@ import { registry } from '../../shared/metrics.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import type { BrowserPool, ScanBrowser } from '../../shared/scan/browser.ts';
 import { createLighthouseRunner, lighthouseStats } from './lighthouse.ts';
+import { MemoryGuard } from './memory.ts';
 import { createBrowserPool } from './pool.ts';
 
 // One browser pool and one Lighthouse runner per worker process, made on the first full scan
@@ -15,9 +16,11 @@ export function browserResources(config: Config): ScanBrowser {
   if (!resources) {
     const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
     const chromiumPath = config.CHROMIUM_PATH;
+    // One budget for everything Chromium this process runs: the pool's browser and Lighthouse's.
+    const memory = new MemoryGuard(config.BROWSER_MEMORY_BUDGET_MB);
     resources = {
-      pool: createBrowserPool({ policy, concurrency: config.BROWSER_CONCURRENCY, chromiumPath }),
-      lighthouse: createLighthouseRunner({ policy, chromiumPath }),
+      pool: createBrowserPool({ policy, concurrency: config.BROWSER_CONCURRENCY, chromiumPath, memory }),
+      lighthouse: createLighthouseRunner({ policy, chromiumPath, memory }),
     };
     registerBrowserMetrics(resources.pool);
   }

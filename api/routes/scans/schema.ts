@@ -66,6 +66,15 @@ export const ScanResultA = z
     scanId: z.string(),
     mode: z.enum(['quick', 'full']),
     model: z.object({ id: z.string(), version: z.string() }),
+    partial: z
+      .boolean()
+      .describe(
+        'true when the scan lacks an artifact its mode should produce; such a result is never served from the cache',
+      ),
+    missingArtifacts: z
+      .array(z.string())
+      .optional()
+      .describe('present when partial: the artifacts that are missing (e.g. Lighthouse, Rendered)'),
   })
   .meta({ id: 'ScanResultA' });
 
@@ -87,6 +96,15 @@ export const ScanResultB = z
     passes: z.array(z.string()).optional(),
     scanId: z.string(),
     mode: z.enum(['quick', 'full']),
+    partial: z
+      .boolean()
+      .describe(
+        'true when the scan lacks an artifact its mode should produce; such a result is never served from the cache',
+      ),
+    missingArtifacts: z
+      .array(z.string())
+      .optional()
+      .describe('present when partial: the artifacts that are missing (e.g. Lighthouse, Rendered)'),
   })
   .meta({ id: 'ScanResultB' });
 

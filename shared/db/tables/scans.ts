@@ -16,6 +16,8 @@ export interface ScansTable {
   error: Json<{ code: string; message: string } | null>;
   artifacts: Json<Record<string, unknown> | null>;
   results: Json<Record<string, unknown> | null>;
+  /** Artifacts the scan should have and lacks; empty when complete (see shared/scans/partial.ts). */
+  missing_artifacts: ColumnType<string[], string[] | undefined, string[]>;
   created_at: ColumnType<Date, never, never>;
   started_at: ColumnType<Date | null, Date | string | undefined, Date | string>;
   finished_at: ColumnType<Date | null, Date | string | undefined, Date | string>;

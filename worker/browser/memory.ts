@@ -1,0 +1,78 @@
+import { readFileSync } from 'node:fs';
+import { BrowserError } from './chromium.ts';
+import { groupMembers } from './processes.ts';
+
+// The browser memory budget (BROWSER_MEMORY_BUDGET_MB): hostile pages (an endless body, 50,000
+// links, a gzip bomb) can drive Chromium to several GB. Every process group we start (the pool's
+// browser, each Lighthouse child with its Chromium) is watched; their PSS is summed twice a second
+// and, over the budget, every watched run is aborted with a `memory_budget_exceeded` error (its
+// contexts closed, its Lighthouse group killed), which fails the scan with a clear error.
+
+/** Proportional set size of one process in bytes (shared pages split among their users), or 0. */
+export function pssBytes(pid: number): number {
+  try {
+    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0; // exited, or no /proc
+  }
+}
+
+/** PSS summed over the live members of process groups. */
+export function groupsPssBytes(pgids: Iterable<number>): number {
+  let total = 0;
+  for (const pgid of new Set(pgids)) for (const p of groupMembers(pgid)) total += pssBytes(p.pid);
+  return total;
+}
+
+export const memoryBudgetError = (budgetMb: number, usedMb: number) =>
+  new BrowserError(
+    'memory_budget_exceeded',
+    `The page drove the browser to ${usedMb} MB, over the ${budgetMb} MB budget (BROWSER_MEMORY_BUDGET_MB); the render was stopped.`,
+  );
+
+interface Watch {
+  pgid: number;
+  abort: (err: BrowserError) => void;
+}
+
+export class MemoryGuard {
+  private watches = new Set<Watch>();
+  private timer: NodeJS.Timeout | undefined;
+  /** Highest sum seen (bytes), for tests and metrics. */
+  peakBytes = 0;
+  trips = 0;
+
+  constructor(
+    readonly budgetMb: number,
+    private readonly intervalMs = 500,
+  ) {}
+
+  /** Watches a process group while `abort` may still stop its work; returns the unwatch. */
+  watch(pgid: number, abort: (err: BrowserError) => void): () => void {
+    const w: Watch = { pgid, abort };
+    this.watches.add(w);
+    this.timer ??= setInterval(() => this.check(), this.intervalMs);
+    this.timer.unref();
+    return () => {
+      this.watches.delete(w);
+      if (this.watches.size === 0 && this.timer) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+      }
+    };
+  }
+
+  check(): void {
+    if (this.watches.size === 0) return;
+    const used = groupsPssBytes([...this.watches].map((w) => w.pgid));
+    this.peakBytes = Math.max(this.peakBytes, used);
+    if (used <= this.budgetMb * 1024 * 1024) return;
+    this.trips++;
+    const err = memoryBudgetError(this.budgetMb, Math.round(used / 1024 / 1024));
+    for (const w of [...this.watches]) {
+      this.watches.delete(w);
+      w.abort(err);
+    }
+  }
+}
