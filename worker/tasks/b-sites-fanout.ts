@@ -9,8 +9,8 @@ export default defineTask({
   name: 'b_sites_fanout',
   payload: z.object({}).passthrough(),
   timeoutMs: 5 * 60_000,
-  async run(_payload, { db, config, log, signal }) {
+  async run(_payload, { db, config, note, signal }) {
     const r = await fanOutBSites(db, { batch: config.B_SITES_FANOUT_BATCH, signal });
-    if (r.claimed > 0) log.info(r, 'weekly B site scans scheduled');
+    note?.({ ...r }); // on the job's one log line
   },
 });

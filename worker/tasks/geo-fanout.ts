@@ -9,15 +9,16 @@ export default defineTask({
   name: GEO_FANOUT_TASK,
   payload: GeoFanoutPayload,
   timeoutMs: 10 * 60_000,
-  async run(_payload, { db, config, log, signal }) {
+  async run(_payload, { db, config, note, signal }) {
     const providers = availableProviders(config);
-    if (providers.length === 0) return log.info('no answer engine configured; Sunday GEO runs skipped');
+    // Findings go on the job's one log line (worker/task.ts), not lines of their own.
+    if (providers.length === 0) return note?.({ skipped: 'no answer engine configured' });
     const r = await fanOutGeoRuns(db, {
       batch: config.MONITOR_FANOUT_BATCH,
       providers,
       runsPerPrompt: config.GEO_RUNS_PER_PROMPT,
       signal,
     });
-    if (r.scheduled > 0) log.info(r, 'geo visibility runs scheduled');
+    note?.({ ...r });
   },
 });

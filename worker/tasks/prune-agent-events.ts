@@ -7,8 +7,8 @@ import { defineTask } from '../task.ts';
 export default defineTask({
   name: 'prune_agent_events',
   payload: z.object({}).passthrough(),
-  async run(_payload, { db, config, log }) {
+  async run(_payload, { db, config, note }) {
     const r = await pruneAgentEvents(db, config.AGENT_EVENTS_RETENTION_DAYS);
-    log.info({ ...r, retentionDays: config.AGENT_EVENTS_RETENTION_DAYS }, 'pruned old agent events');
+    note?.({ ...r, retentionDays: config.AGENT_EVENTS_RETENTION_DAYS }); // on the job's one log line
   },
 });

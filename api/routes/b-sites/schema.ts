@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ScanResultB } from '../scans/schema.ts';
 import { SiteParams } from '../sites/schema.ts';
 
 // Citability of registered sites (B): the B scan result shape plus siteId, with issues and passes
@@ -32,6 +33,8 @@ export const SiteCitability = z
     passes: z.array(z.string()),
     scanId: z.string(),
     mode: z.enum(['quick', 'full']),
+    partial: ScanResultB.shape.partial,
+    missingArtifacts: ScanResultB.shape.missingArtifacts,
   })
   .meta({ id: 'SiteCitability' });
 
@@ -61,6 +64,7 @@ export const SiteScanPending = z
     siteId: z.number().int(),
     status: z.enum(['queued', 'running']),
     phase: z.string().nullable(),
+    elapsedMs: z.number().int().min(0).describe('Milliseconds since the scan was requested'),
     url: z.string(),
     mode: z.enum(['quick', 'full']),
     poll: z.string().describe('Where to poll for the result'),
