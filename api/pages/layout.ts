@@ -45,7 +45,7 @@ function consoleNav(viewer: Viewer, section: string | undefined): Html {
           ['sites', '/console/sites', 'Monitoring'],
           ['audits', '/console/audits', 'Audits'],
         ] as [string, string, string][])
-      : []),
+      : ([['agent-sites', '/console/agent-sites', 'Agent traffic']] as [string, string, string][])),
     ['account', '/console/account', 'Account'],
   ];
   return html`<nav class="tabs" aria-label="Console">${items.map(
