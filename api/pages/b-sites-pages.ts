@@ -109,7 +109,7 @@ export function renderAgentSites(
 <h2 id="registered-title">${reg.site.label} is registered</h2>
 <p><strong>Copy the ingest token now: it is shown only this once.</strong> We keep only a hash; the console lists its prefix, <code>${reg.site.ingest_token_prefix}</code>.</p>
 <dl class="facts"><dt>Tracking id</dt><dd><code>${reg.site.tracking_id}</code></dd></dl>
-<div class="row"><label class="visually-hidden" for="ingest-token">Ingest token</label><input id="ingest-token" class="mono" type="text" readonly value="${reg.token}"><button type="button" class="secondary" data-copy="ingest-token">Copy</button></div>
+<p class="token-label"><label for="ingest-token">Ingest token</label></p><div class="row"><input id="ingest-token" class="mono" type="text" readonly value="${reg.token}"><button type="button" class="secondary" data-copy="ingest-token">Copy</button></div>
 ${snippets({ baseUrl: d.baseUrl, trackingId: reg.site.tracking_id, token: reg.token, now: d.now })}
 <p><a class="button" href="/console/agent-sites/${reg.site.id}">Open the dashboard</a></p>
 </section>`
@@ -174,15 +174,32 @@ function visitsChart(stats: Stats, daily: DailyByPlatform, label: string): Html 
 <details class="history-table"><summary>Visits per day as a table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Visits per day by platform"><table class="data" id="table-visits">
 <caption class="visually-hidden">Agent visits per day by platform</caption>
 <thead><tr><th scope="col">Day</th>${names.map((n) => html`<th scope="col">${n}</th>`)}<th scope="col">Total</th></tr></thead>
-<tbody>${[...days]
-    .reverse()
-    .map((d) =>
-      d.covered
-        ? html`<tr><th scope="row">${d.date}</th>${d.values.map((v) => html`<td>${num(v ?? 0)}</td>`)}<td>${num(d.total ?? 0)}</td></tr>`
-        : html`<tr class="gap"><th scope="row">${d.date}</th><td colspan="${names.length + 1}" class="muted">no data</td></tr>`,
-    )}</tbody>
+<tbody>${dayRows(days, names.length)}</tbody>
 <tfoot><tr><th scope="row">Total</th>${totals.map((v) => html`<td>${num(v)}</td>`)}<td>${num(stats.visits)}</td></tr></tfoot>
 </table></div></details>`;
+}
+
+/** Newest day first; a run of days without data is one row ("from – to: no data"). */
+function dayRows(days: ReturnType<typeof platformSeries>['days'], columns: number): Html[] {
+  const out: Html[] = [];
+  const list = [...days].reverse();
+  for (let i = 0; i < list.length; i++) {
+    const d = list[i]!;
+    if (d.covered) {
+      out.push(
+        html`<tr><th scope="row">${d.date}</th>${d.values.map((v) => html`<td>${num(v ?? 0)}</td>`)}<td>${num(d.total ?? 0)}</td></tr>`,
+      );
+      continue;
+    }
+    let j = i;
+    while (j + 1 < list.length && !list[j + 1]!.covered) j++;
+    const span = j === i ? d.date : `${list[j]!.date} – ${d.date}`;
+    out.push(
+      html`<tr class="gap"><th scope="row">${span}</th><td colspan="${columns + 1}" class="muted">no data</td></tr>`,
+    );
+    i = j;
+  }
+  return out;
 }
 
 const TYPE_NAMES: Record<string, string> = {
