@@ -235,7 +235,7 @@ function splitTables(stats: Stats): Html {
 <div class="table-wrap"><table class="data" id="table-platforms"><caption class="visually-hidden">Agent visits by platform</caption>
 <thead><tr><th scope="col">Platform</th><th scope="col">Visits</th><th scope="col">Share</th><th scope="col">Verified</th></tr></thead>
 <tbody>${stats.platforms.map((p) => html`<tr><th scope="row">${p.platform}</th><td>${num(p.visits)}</td><td>${pct(p.share)}</td><td>${pct(p.verifiedShare)}</td></tr>`)}</tbody></table></div></section>`;
-  return html`<div class="cards-grid wide">${platforms}${types}${verification}</div>`;
+  return html`${platforms}<div class="cards-grid wide">${types}${verification}</div>`;
 }
 
 function agentsTable(agents: Agents): Html {

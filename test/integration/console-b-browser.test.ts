@@ -151,6 +151,23 @@ describe('the variant B console in a browser', {
     if (opts.width) await page.setViewportSize({ width: WIDTH, height: 800 });
   }
 
+  /** A desktop PNG of the page from one section down (the lower half of a long page). */
+  async function shotFrom(page: Page, selector: string, name: string) {
+    if (!SHOTS) return;
+    const width = 1100;
+    await page.setViewportSize({ width, height: 800 });
+    const top = await page
+      .locator(selector)
+      .evaluate((el) => el.getBoundingClientRect().top + window.scrollY - 16);
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    await page.screenshot({
+      path: path.join(SHOTS, `${name}.png`),
+      fullPage: true,
+      clip: { x: 0, y: top, width, height: Math.min(height - top, 1400) },
+    });
+    await page.setViewportSize({ width: WIDTH, height: 800 });
+  }
+
   async function signIn(ctx: BrowserContext, email: string) {
     const page = await ctx.newPage();
     await page.goto('/signin');
@@ -408,6 +425,7 @@ describe('the variant B console in a browser', {
     const listed = (await call(t.url, '/api/v1/sites', { key })).body.sites[0];
     assert.ok(listed.overallScore !== null);
     assert.match(await readability.innerText(), new RegExp(String(listed.overallScore)));
+    await shotFrom(page, 'section[aria-labelledby=agents-title]', 'console-agent-site-details');
 
     // The shown curl snippet works as pasted.
     const { stdout } = await promisify(execFile)('bash', ['-c', curl]);
