@@ -450,6 +450,7 @@ describe('the variant B console in a browser', {
     const siteId = /(\d+)$/.exec(
       (await p1.getByRole('link', { name: 'Open the dashboard' }).getAttribute('href'))!,
     )![1]!;
+    assert.equal((await p1.goto(`/console/agent-sites/${trackingId}`))?.status(), 200, 'by tracking id');
     assert.equal((await p1.goto(`/console/agent-sites/${siteId}`))?.status(), 200);
     assert.match(await p1.locator('main').innerText(), /No agent visits in the last 30 days yet/);
     await fits(p1);
