@@ -255,6 +255,11 @@ describe('the variant B console in a browser', {
       await page.locator('#snippet-logs').innerText(),
       new RegExp(`logs import --site ${trackingId}`),
     );
+    // The copy button puts the snippet on the clipboard exactly as shown.
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: t.url });
+    await page.locator('[data-copy-text=snippet-curl]').click();
+    await page.locator('[data-copy-text=snippet-curl]', { hasText: 'Copied' }).waitFor();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), curl);
     await shot(page, 'console-agent-sites');
     const siteHref = await page.getByRole('link', { name: 'Open the dashboard' }).getAttribute('href');
     const siteId = /\/console\/agent-sites\/(\d+)$/.exec(siteHref ?? '')?.[1];
