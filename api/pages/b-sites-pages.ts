@@ -272,7 +272,8 @@ function insightList(insights: Insights): Html {
 }
 
 export interface CitabilityView {
-  scanId: string;
+  /** Only when this account ran the scan: a scan id is the secret link to its report. */
+  scanId: string | null;
   scannedAt: Date;
   result: ModelScore;
 }
@@ -281,7 +282,7 @@ function citability(site: AgentSite, c: CitabilityView | null): Html {
   if (!c)
     return html`<p>Not scanned yet. <a href="/?url=${encodeURIComponent(site.url)}">Scan ${site.domain} now</a> (a free scan; its agent-readability result appears here).</p>`;
   const r = c.result;
-  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · <a href="/r/${c.scanId}">Full report</a></p></div></div>
+  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · ${c.scanId ? html`<a href="/r/${c.scanId}">Full report</a>` : html`<a href="/?url=${encodeURIComponent(site.url)}">Scan it again</a> for your own report`}</p></div></div>
 <ul class="dim-list" aria-label="Agent readability by dimension">${r.dimensions.map(
     (d) =>
       html`<li><span class="dim-name">${d.name} <span class="muted">${Math.round(d.weight * 100)}%</span></span>${d.score === null ? html`<span class="score none">–</span>` : html`<span class="score ${band(d.score)}">${d.score}</span>`}</li>`,

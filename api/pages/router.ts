@@ -885,7 +885,13 @@ export function pageRoutes(services: Services): Middleware {
       const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
       const citability: CitabilityView | null =
         scan?.finished_at && scan.results?.[AGENT_READABILITY]
-          ? { scanId: scan.id, scannedAt: scan.finished_at, result: modelResult(scan, AGENT_READABILITY) }
+          ? {
+              // The newest scan of the address counts whoever ran it (as GET /api/v1/sites), but
+              // its report link (the scan id is the secret) only for this account's own scans.
+              scanId: scan.account_id === accountOf(web) ? scan.id : null,
+              scannedAt: scan.finished_at,
+              result: modelResult(scan, AGENT_READABILITY),
+            }
           : null;
       html200(
         ctx,

@@ -447,7 +447,8 @@ describe('the variant B console in a browser', {
     const ctx1 = await phone();
     const p1 = await signIn(ctx1, one.email);
     await p1.goto('/console/agent-sites');
-    await p1.getByLabel('Address').fill('https://secret-shop.example.test/');
+    // The same address as the first test's site, which that account scanned.
+    await p1.getByLabel('Address').fill(site.origin);
     await p1.getByLabel('Label').fill('Secret shop');
     await p1.getByRole('button', { name: 'Register site' }).click();
     const token = await p1.getByLabel('Ingest token').inputValue();
@@ -458,6 +459,18 @@ describe('the variant B console in a browser', {
     assert.equal((await p1.goto(`/console/agent-sites/${trackingId}`))?.status(), 200, 'by tracking id');
     assert.equal((await p1.goto(`/console/agent-sites/${siteId}`))?.status(), 200);
     assert.match(await p1.locator('main').innerText(), /No agent visits in the last 30 days yet/);
+    // The newest scan of the address is another account's: its score shows, its report link does not.
+    const otherScan = await t.handle.db
+      .selectFrom('scans')
+      .select(['id', 'account_id'])
+      .where('url', '=', `${site.origin}/`)
+      .where('status', '=', 'done')
+      .executeTakeFirstOrThrow();
+    assert.notEqual(otherScan.account_id, one.accountId);
+    const readability = p1.locator('section[aria-labelledby=scan-title]');
+    assert.match(await readability.innerText(), /Grade [A-F]/);
+    assert.match(await readability.innerText(), /Scan it again for your own report/);
+    assert.ok(!(await p1.content()).includes(otherScan.id), "another account's scan id is not shown");
     await fits(p1);
 
     const ctx2 = await phone();
