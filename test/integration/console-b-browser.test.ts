@@ -163,7 +163,7 @@ describe('the variant B console in a browser', {
     await page.screenshot({
       path: path.join(SHOTS, `${name}.png`),
       fullPage: true,
-      clip: { x: 0, y: top, width, height: Math.min(height - top, 1400) },
+      clip: { x: 0, y: top, width, height: Math.min(height - top, 1000) },
     });
     await page.setViewportSize({ width: WIDTH, height: 800 });
   }
