@@ -33,6 +33,8 @@ export function renderOverview(
     liveKeys: number;
     monitoring: { sites: number; quota: number } | null;
     orders: number;
+    /** Variant B: registered sites (agent traffic). */
+    agentSites?: number;
     baseUrl: string;
   },
 ): string {
@@ -49,7 +51,7 @@ export function renderOverview(
             : html`<p class="muted">No monitoring plan yet. Growth (£29/month) monitors 5 sites weekly; Agency (£59/month) 25 sites daily.</p>`
         }</section>
   <section class="card"><h2>Audits</h2><p class="big">${d.orders}</p><p class="muted">audit ${d.orders === 1 ? 'order' : 'orders'}</p><p><a href="/console/audits">See orders</a></p></section>`
-      : ''
+      : html`<section class="card"><h2>Agent traffic</h2><p class="big">${d.agentSites ?? 0}</p><p class="muted">registered ${d.agentSites === 1 ? 'site' : 'sites'}</p><p><a href="/console/agent-sites">${d.agentSites ? 'See agent traffic' : 'Register a site'}</a></p></section>`
   }
 </div>
 <section class="card"><h2>Get started</h2><p>Scan a site with your key:</p><pre class="code"><code>curl -H "Authorization: Bearer $SIGHTLINE_KEY" \\

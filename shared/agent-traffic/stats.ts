@@ -349,3 +349,16 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
     })),
   };
 }
+
+/**
+ * Agent visits per UTC day and platform in the window, from the hourly rollups (the console's
+ * "visits over time by platform" chart). Days without rows are absent; siteStats().daily says which
+ * days are covered.
+ */
+export async function siteDailyByPlatform(db: Kysely<Database>, site: AgentSite, w: Window) {
+  const { rows } = await sql<{ day: string; platform: string; visits: string }>`
+    select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, platform, sum(visits)::bigint as visits
+    from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
+    group by 1, 2 order by 1, 2`.execute(db);
+  return rows.map((r) => ({ date: r.day, platform: r.platform, visits: Number(r.visits) }));
+}

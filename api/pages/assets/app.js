@@ -39,13 +39,32 @@
     });
   }
 
+  // Code snippets: copy the text of the element named by data-copy-text.
+  for (const button of document.querySelectorAll('[data-copy-text]')) {
+    button.addEventListener('click', async () => {
+      const block = document.getElementById(button.getAttribute('data-copy-text'));
+      if (!block) return;
+      try {
+        await navigator.clipboard.writeText(block.textContent);
+        button.textContent = 'Copied';
+      } catch {
+        const range = document.createRange();
+        range.selectNodeContents(block);
+        const selection = window.getSelection();
+        selection.removeAllRanges();
+        selection.addRange(range);
+        button.textContent = 'Press Ctrl+C';
+      }
+    });
+  }
+
   for (const form of document.querySelectorAll('form[data-confirm]')) {
     form.addEventListener('submit', (event) => {
       if (!window.confirm(form.getAttribute('data-confirm'))) event.preventDefault();
     });
   }
 
-  // Score history: data-chart holds {x: epoch seconds[], series: [{label, values}]}.
+  // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count'}.
   const charts = document.querySelectorAll('[data-chart]');
   if (charts.length && window.uPlot) {
     const css = getComputedStyle(document.documentElement);
@@ -61,7 +80,13 @@
       const opts = {
         width: width(),
         height: 200,
-        scales: { y: { range: [0, 100] } },
+        // Scores run 0-100; counts (data.y === 'count') start at 0 and grow with the data.
+        scales: {
+          y:
+            data.y === 'count'
+              ? { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] }
+              : { range: [0, 100] },
+        },
         axes: [
           { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' } },
           { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' }, size: 40 },
@@ -73,6 +98,7 @@
             stroke: colours[i % colours.length],
             width: i === 0 ? 2.5 : 1.5,
             points: { show: data.x.length < 40 },
+            spanGaps: false,
           })),
         ],
         legend: { show: data.series.length > 1 },
