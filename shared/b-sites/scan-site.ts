@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../b-webhooks/endpoints.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type { BDimensionScores } from '../db/tables/b-sites.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
@@ -120,11 +121,9 @@ export async function scanBSiteScheduled(
         mode,
         status: measured.status === 'ok' ? 'done' : 'failed',
         account_id: site.account_id,
-        error: JSON.stringify(
-          measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
-        ),
-        artifacts: JSON.stringify(outcome.artifacts),
-        results: JSON.stringify(outcome.results),
+        error: toJsonb(measured.status === 'down' ? { code: measured.code, message: measured.reason } : null),
+        artifacts: toJsonb(outcome.artifacts),
+        results: toJsonb(outcome.results),
       })
       .execute();
     const { finished_at } = await trx
@@ -143,7 +142,7 @@ export async function scanBSiteScheduled(
         scan_id: scanId,
         status: measured.status,
         overall_score: measured.status === 'ok' ? measured.overall : null,
-        dimension_scores: JSON.stringify(measured.status === 'ok' ? measured.dimensions : null),
+        dimension_scores: toJsonb(measured.status === 'ok' ? measured.dimensions : null),
       })
       .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
       .returning('id')

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type { GeoCheckRow } from '../db/tables/geo.ts';
 import type { MonitoredSite } from '../db/tables/monitored-sites.ts';
 import type { Scan } from '../db/tables/scans.ts';
@@ -68,8 +69,8 @@ export async function recordCheck(
       url: scan.url,
       overall_score: check.overallScore,
       grade: check.grade,
-      result: JSON.stringify(check),
-      citability: JSON.stringify(citability),
+      result: toJsonb(check),
+      citability: toJsonb(citability),
     })
     .onConflict((oc) => oc.columns(['site_id', 'scan_id']).doNothing())
     .returningAll()

@@ -3,6 +3,7 @@ import type { Insertable } from 'kysely';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import { toJsonb } from '../db/json.ts';
 import type {
   GeoAnswersTable,
   GeoPrompt,
@@ -97,7 +98,7 @@ export async function requestRun(
       .updateTable('geo_runs')
       .set({
         status: 'failed',
-        error: JSON.stringify({
+        error: toJsonb({
           code: 'run_abandoned',
           message: 'The run did not finish within its deadline.',
         }),
@@ -128,7 +129,7 @@ export async function requestRun(
         trigger,
         providers,
         runs_per_prompt: services.config.GEO_RUNS_PER_PROMPT,
-        sites: JSON.stringify(sites),
+        sites: toJsonb(sites),
       })
       .returningAll()
       .executeTakeFirstOrThrow();
@@ -270,8 +271,8 @@ async function finish(
       .updateTable('geo_runs')
       .set({
         status: values.status,
-        error: JSON.stringify(values.error ?? null),
-        summary: JSON.stringify(values.summary ?? null),
+        error: toJsonb(values.error ?? null),
+        summary: toJsonb(values.summary ?? null),
         finished_at: sql<Date>`now()`,
       })
       .where('id', '=', runId)
@@ -415,9 +416,9 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
       model: a.answer.model,
       iteration: a.iteration,
       answer: a.answer.text,
-      citations: JSON.stringify(a.answer.citations),
-      sources: JSON.stringify(a.answer.sources),
-      usage: JSON.stringify(a.answer.usage),
+      citations: toJsonb(a.answer.citations),
+      sources: toJsonb(a.answer.sources),
+      usage: toJsonb(a.answer.usage),
     })),
   );
   await finish(db, runId, { status: 'done', summary, answers });
