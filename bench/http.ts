@@ -2,7 +2,7 @@ import type http from 'node:http';
 import Koa from 'koa';
 import type { BenchContext, BenchRow } from './context.ts';
 import { type LoadResult, load, warmUp } from './load.ts';
-import { perSecond } from './stats.ts';
+import { goal, perSecond } from './stats.ts';
 
 // The API's fixed cost per request: /api/v1/status against a bare Koa app answering the same kind
 // of JSON in this process, then an authenticated, rate-limited endpoint (key look-up plus the
@@ -94,9 +94,5 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
     await hello.close();
   }
 }
-
-/** The ratio next to its goal (issue 17): "0.82× bare Koa (goal ≥ 0.7×, met)". */
-const goal = (ratio: number, target: number, of: string) =>
-  `${ratio.toFixed(2)}× ${of} (goal ≥ ${target}×, ${ratio >= target ? 'met' : 'not met'})`;
 
 const auth = (key: string) => ({ authorization: `Bearer ${key}` });

@@ -20,3 +20,27 @@ export function summarise(samples: readonly number[]): {
 
 export const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 export const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-GB')} req/s`;
+
+/**
+ * A measured ratio next to its goal (issue 17), e.g. "0.82× bare Koa (goal ≥ 0.7×, met)". `atMost`
+ * goals (time ratios, costs) are met at or below the target, the others at or above it.
+ */
+export function goal(
+  ratio: number,
+  target: number,
+  of: string,
+  direction: 'atLeast' | 'atMost' = 'atLeast',
+): string {
+  const met = direction === 'atLeast' ? ratio >= target : ratio <= target;
+  return `${ratio.toFixed(2)}× ${of} (goal ${direction === 'atLeast' ? '≥' : '≤'} ${target}×, ${met ? 'met' : 'not met'})`;
+}
+
+/** An absolute value next to its limit: "38.2 ms (goal < 50 ms, met)". */
+export function limit(
+  value: number,
+  max: number,
+  unit: string,
+  format: (v: number) => string = String,
+): string {
+  return `${format(value)} ${unit} (goal < ${format(max)} ${unit}, ${value < max ? 'met' : 'not met'})`;
+}
