@@ -42,6 +42,8 @@ export class MemoryGuard {
   /** Highest sum seen (bytes), for tests and metrics. */
   peakBytes = 0;
   trips = 0;
+  /** Browsers ended because a session left them over the budget. */
+  retirements = 0;
 
   constructor(
     readonly budgetMb: number,
@@ -61,6 +63,13 @@ export class MemoryGuard {
         this.timer = undefined;
       }
     };
+  }
+
+  /** MB used by the process groups when over the budget, else null (a session's end asks this). */
+  overBudget(pgids: Iterable<number>): number | null {
+    const used = groupsPssBytes(pgids);
+    this.peakBytes = Math.max(this.peakBytes, used);
+    return used > this.budgetMb * 1024 * 1024 ? Math.round(used / 1024 / 1024) : null;
   }
 
   check(): void {

@@ -80,6 +80,9 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
   let contextsOpen = 0;
   const pids = new Set<number>();
   const active = new Set<AbortController>();
+  // Sessions running on each browser, so one retired over the budget is closed by its last session.
+  const sessionsOn = new Map<Browser, number>();
+  const retired = new Set<Browser>();
 
   // Last-resort cleanup: synchronous kills when the process exits without calling close(). A
   // process ended by a signal (SIGTERM without a handler, SIGKILL) runs no handlers, but then
@@ -129,6 +132,16 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     return launching;
   }
 
+  // A browser that a session left over the memory budget (the guard only aborts while work runs;
+  // after a render of 50,000 links ends on its deadline, Chromium can stay above the budget with
+  // its contexts closed) is never handed out again and ends when its last session does.
+  async function endIfRetired(b: Browser, pid: number | null): Promise<void> {
+    if (!retired.has(b) || (sessionsOn.get(b) ?? 0) > 0) return;
+    retired.delete(b);
+    await Promise.race([b.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (pid) await killGroupAndWait(pid);
+  }
+
   async function runSession<T>(outer: AbortSignal, fn: (s: BrowserSession) => Promise<T>): Promise<T> {
     if (outer.aborted) throw deadlineError(outer);
     // Over the memory budget the session is aborted like a deadline, with its own error.
@@ -140,16 +153,21 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     const closeContexts = () => Promise.all([...contexts].map((c) => c.close().catch(() => {})));
     signal.addEventListener('abort', closeContexts, { once: true });
     let proxy: PolicyProxy | null = null;
+    let onBrowser: Browser | null = null; // for the finally block
+    let pid: number | null = null;
     try {
       const b = await untilAborted(signal, getBrowser());
-      const pid = opts.memory ? await browserPid(b) : null;
-      if (pid && opts.memory) {
-        unwatch = opts.memory.watch(pid, (err) => {
+      onBrowser = b;
+      sessionsOn.set(b, (sessionsOn.get(b) ?? 0) + 1);
+      const watched = opts.memory ? await browserPid(b) : null;
+      pid = watched;
+      if (watched && opts.memory) {
+        unwatch = opts.memory.watch(watched, (err) => {
           overBudget.abort(err);
           if (browser === b) browser = null; // never handed to another session
           // Closing contexts frees memory only slowly, if at all: end the browser (every session on
           // it is being aborted too); the next session launches a fresh one.
-          killGroup(pid);
+          killGroup(watched);
         });
       }
       proxy = await startPolicyProxy(opts.policy);
@@ -185,6 +203,20 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       signal.removeEventListener('abort', closeContexts);
       await closeContexts();
       await proxy?.close();
+      const b = onBrowser;
+      if (b) {
+        sessionsOn.set(b, (sessionsOn.get(b) ?? 1) - 1);
+        if (pid && opts.memory && b.isConnected()) {
+          const usedMb = opts.memory.overBudget([pid]);
+          if (usedMb !== null) {
+            opts.memory.retirements++;
+            if (browser === b) browser = null;
+            retired.add(b);
+          }
+        }
+        if ((sessionsOn.get(b) ?? 0) === 0) sessionsOn.delete(b);
+        await endIfRetired(b, pid);
+      }
       sessionsInUse--;
     }
   }
