@@ -44,3 +44,9 @@ export function limit(
 ): string {
   return `${format(value)} ${unit} (goal < ${format(max)} ${unit}, ${value < max ? 'met' : 'not met'})`;
 }
+
+/** A rate next to its floor: "52,310 events/s (goal ≥ 50,000 events/s, met)". */
+export function atLeast(value: number, min: number, unit: string): string {
+  const f = (v: number) => Math.round(v).toLocaleString('en-GB');
+  return `${f(value)} ${unit} (goal ≥ ${f(min)} ${unit}, ${value >= min ? 'met' : 'not met'})`;
+}

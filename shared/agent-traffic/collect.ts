@@ -5,7 +5,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type AppError, notFound, unauthorized, variantMismatch } from '../errors.ts';
-import { createVerifier, type IngestRequest, requestHash } from './ingest.ts';
+import { createVerifier, type IngestRequest } from './ingest.ts';
 import { isIngestToken, siteByIngestToken, siteByTrackingId } from './sites.ts';
 import type { Verifier } from './verify.ts';
 
@@ -93,9 +93,7 @@ export function toIngestRequest(item: CollectItem): IngestRequest {
     referer,
     headers,
     // The same request posted again (a retried batch) hashes the same and is stored once.
-    hash: requestHash(
-      JSON.stringify([time.toISOString(), method, path, status, item.ip, item.user_agent, referer]),
-    ),
+    hash: JSON.stringify([time.toISOString(), method, path, status, item.ip, item.user_agent, referer]),
   };
 }
 

@@ -5,7 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
-import { type IngestCounts, type IngestRequest, ingest, recordCoverage, requestHash } from './ingest.ts';
+import { type IngestCounts, type IngestRequest, ingest, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
 import type { Verifier } from './verify.ts';
 
@@ -102,11 +102,13 @@ export async function importLog(
     botsIgnored: 0,
     seconds: 0,
   };
-  const days = new Map<string, number>();
+  const days = new Map<number, number>();
   let parser: LineParser | null = summary.format ? parserFor(summary.format) : null;
   const pendingDetect: string[] = [];
   let batch: IngestRequest[] = [];
-  let inFlight: Promise<void> | null = null;
+  // Batches being stored while the next is parsed: two, so Postgres can use a second core.
+  const inFlight: Promise<void>[] = [];
+  const MAX_IN_FLIGHT = 2;
   let lastProgress = Date.now();
   // Identical lines within one second are distinct requests: number them.
   let dupSecond = Number.NaN;
@@ -124,11 +126,10 @@ export async function importLog(
     if (batch.length === 0) return;
     const todo = batch;
     batch = [];
-    // One batch stored while the next is parsed.
-    if (inFlight) await inFlight;
+    if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
     const p = ingest(db, site, 'import', todo, opts.verifier, { coverage: false }).then(add);
-    p.catch(() => {}); // awaited (and thrown) at the next flush or the end
-    inFlight = p;
+    p.catch(() => {}); // awaited (and thrown) at a later flush or the end
+    inFlight.push(p);
   };
 
   /** True when the batch is full and must be flushed. */
@@ -149,9 +150,9 @@ export async function importLog(
     }
     const n = dupCounts.get(line) ?? 0;
     dupCounts.set(line, n + 1);
-    const d = r.time.toISOString().slice(0, 10);
+    const d = Math.floor(r.time.getTime() / 86_400_000); // UTC day number, named once at the end
     days.set(d, (days.get(d) ?? 0) + 1);
-    r.hash = requestHash(n === 0 ? line : `${line}\n#${n}`);
+    r.hash = n === 0 ? line : `${line}\n#${n}`; // hashed by ingest if stored
     batch.push(r as IngestRequest);
     return batch.length >= batchSize;
   };
@@ -171,7 +172,7 @@ export async function importLog(
       pendingDetect.length = 0;
       continue;
     }
-    await handle(line, lineNo);
+    if (handle(line, lineNo)) await flush();
     if (
       opts.onProgress &&
       (summary.lines & 1023) === 0 &&
@@ -193,8 +194,11 @@ export async function importLog(
     for (const [i, l] of pendingDetect.entries()) if (handle(l, i + 1)) await flush();
   }
   await flush();
-  if (inFlight) await inFlight;
-  await recordCoverage(db, site.id, `import:${summary.format ?? 'unknown'}`, days, 'max');
+  for (const p of inFlight.splice(0)) await p;
+  const dayNames = new Map(
+    [...days].map(([d, n]) => [new Date(d * 86_400_000).toISOString().slice(0, 10), n]),
+  );
+  await recordCoverage(db, site.id, `import:${summary.format ?? 'unknown'}`, dayNames, 'max');
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   return summary;
 }

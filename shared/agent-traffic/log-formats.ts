@@ -16,7 +16,7 @@ export type LogFormat = (typeof LOG_FORMATS)[number];
 
 export interface ParsedRequest {
   /** Set by the importer: the request's id. */
-  hash?: Buffer;
+  hash?: Buffer | string;
   time: Date;
   method: string;
   path: string;
@@ -44,7 +44,44 @@ const MONTHS: Record<string, number> = {
 };
 
 /** `17/May/2015:10:05:03 +0000` */
+// Consecutive lines of a log mostly share their second: the last parse is reused.
+let lastClf: { s: string; ms: number } | null = null;
+
+const digits = (s: string, from: number, n: number): number => {
+  let v = 0;
+  for (let i = from; i < from + n; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return Number.NaN;
+    v = v * 10 + c;
+  }
+  return v;
+};
+
+/** "10/Oct/2000:13:55:36 -0700" read by position: the regex below was a tenth of an import. */
+function fastClfTime(s: string): Date | null {
+  if (s.length !== 26 || s[2] !== '/' || s[6] !== '/' || s[11] !== ':' || s[20] !== ' ') return null;
+  const month = MONTHS[s.slice(3, 6)];
+  const sign = s[21] === '-' ? -1 : s[21] === '+' ? 1 : 0;
+  const [d, y, h, mi, se] = [
+    digits(s, 0, 2),
+    digits(s, 7, 4),
+    digits(s, 12, 2),
+    digits(s, 15, 2),
+    digits(s, 18, 2),
+  ];
+  const offset = sign * (digits(s, 22, 2) * 60 + digits(s, 24, 2)) * 60_000;
+  const ms = Date.UTC(y, month ?? Number.NaN, d, h, mi, se) - offset;
+  return Number.isNaN(ms) || month === undefined || sign === 0 ? null : new Date(ms);
+}
+
 function clfTime(s: string): Date | null {
+  if (lastClf?.s === s) return new Date(lastClf.ms);
+  const t = fastClfTime(s) ?? parseClfTime(s);
+  if (t) lastClf = { s, ms: t.getTime() };
+  return t;
+}
+
+function parseClfTime(s: string): Date | null {
   const m = /^(\d{2})\/([A-Z][a-z]{2})\/(\d{4}):(\d{2}):(\d{2}):(\d{2}) ([+-])(\d{2})(\d{2})$/.exec(s);
   if (!m) return null;
   const month = MONTHS[m[2]!];

@@ -1,13 +1,17 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
 import { main } from '../../cli/main.ts';
+import { importLog } from '../../shared/agent-traffic/import.ts';
+import { createVerifier } from '../../shared/agent-traffic/ingest.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
-import { resetConfig } from '../../shared/config.ts';
+import { loadConfig, resetConfig } from '../../shared/config.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
-import { writeLog } from '../helpers/access-log-gen.ts';
+import { formatLine, generateRequests, writeLog } from '../helpers/access-log-gen.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 
 // `sightline logs import` end to end: a generated log in every supported format (one of them
@@ -134,5 +138,39 @@ describe('sightline logs import', () => {
     assert.equal(Number(n.n), 3);
     assert.equal((await cli('logs', 'import', '--site', site.tracking_id, '--format', 'nope', file)).code, 2);
     assert.equal((await cli('logs', 'import', '--site', 'site_0000000000000000', file)).code, 1);
+  });
+
+  it('stores batches while the log is still being read (a long log is never held in memory)', async () => {
+    // A FIFO the test writes into: the first 3,000 lines go in, then the writer waits. Batches of
+    // 500 must reach the database before the log ends; an importer that held the whole log until
+    // its end would store nothing here and the wait below would give up.
+    const fifo = path.join(dir, 'slow.log');
+    execFileSync('mkfifo', [fifo]);
+    const site = await newSite('logs-streaming');
+    const lines = [...generateRequests({ lines: 3000, days: 1 })].map((r) => formatLine('combined', r));
+    const importing = importLog(t.handle.db, site, fifo, {
+      format: 'combined',
+      verifier: createVerifier(loadConfig()),
+      batchSize: 500,
+    });
+    const writer = createWriteStream(fifo);
+    writer.write(`${lines.join('\n')}\n`);
+    let stored = 0;
+    try {
+      for (let i = 0; i < 200 && stored === 0; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        const row = await sql<{
+          n: number;
+        }>`select count(*)::int as n from agent_events where site_id = ${site.id}`.execute(t.handle.db);
+        stored = row.rows[0]!.n;
+      }
+    } finally {
+      writer.end();
+    }
+    assert.ok(stored > 0, 'agent events were stored before the log ended');
+    const summary = await importing;
+    assert.equal(summary.lines, 3000);
+    assert.equal(summary.badLines, 0);
+    assert.ok(summary.stored >= stored);
   });
 });
