@@ -8,6 +8,8 @@ import { distState } from '../scripts/dist-state.mjs';
 const state = process.env.SIGHTLINE_FROM_SOURCE === '1' ? 'skipped' : distState();
 let main;
 if (state === 'current') {
+  // Stack traces in logs name the TypeScript files and lines, as they do under tsx.
+  process.setSourceMapsEnabled(true);
   ({ main } = await import('../dist/cli/main.js'));
 } else {
   if (state === 'stale' && process.stderr.isTTY)

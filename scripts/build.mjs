@@ -4,11 +4,13 @@
 // (which tsx brings). bin/sightline.js runs dist/ when it matches the sources, so the CLI starts
 // without compiling TypeScript; other files of those folders (assets, .mjs, data) are linked,
 // not copied, as are the root folders the code reads relative to itself (sql, docs, node_modules).
+// Kysely (a pure-ESM package of some 400 small modules, ~0.2 s to load one by one, used by our
+// code only) is bundled into dist/vendor/kysely.js and our compiled files import that instead.
 // Builds into a fresh folder and swaps it in, so a process starting meanwhile never sees half a
 // build. `--if-stale` does nothing when dist/ is already current.
 import fs from 'node:fs';
 import path from 'node:path';
-import { DIST, distState, MANIFEST, ROOT, SOURCE_DIRS, sourceState } from './dist-state.mjs';
+import { DIST, distState, MANIFEST, ROOT, SOURCE_DIRS, sourceState, VENDORED } from './dist-state.mjs';
 
 const ROOT_LINKS = ['sql', 'docs', 'node_modules', 'package.json'];
 
@@ -33,11 +35,34 @@ export async function build() {
     logLevel: 'silent',
     write: false,
   });
+  for (const pkg of VENDORED) {
+    await esbuild({
+      entryPoints: [pkg],
+      outfile: path.join(tmp, 'vendor', `${pkg}.js`),
+      bundle: true,
+      format: 'esm',
+      platform: 'node',
+      target: 'node20',
+      logLevel: 'silent',
+    });
+  }
   // The sources import each other as './x.ts' (allowImportingTsExtensions): point those at .js.
   const relTs = /((?:from|import)\s*\(?\s*["'])(\.{1,2}\/[^"'\n]+)\.ts(["'])/g;
+  const vendored = new RegExp(`((?:from|import)\\s*\\(?\\s*["'])(${VENDORED.join('|')})(["'])`, 'g');
   for (const f of out.outputFiles) {
     fs.mkdirSync(path.dirname(f.path), { recursive: true });
-    fs.writeFileSync(f.path, f.path.endsWith('.js') ? f.text.replace(relTs, '$1$2.js$3') : f.contents);
+    if (!f.path.endsWith('.js')) {
+      fs.writeFileSync(f.path, f.contents);
+      continue;
+    }
+    const vendor = `./${path.relative(path.dirname(f.path), path.join(tmp, 'vendor'))}`.replace(
+      /^\.\/\.\./,
+      '..',
+    );
+    const text = f.text
+      .replace(relTs, '$1$2.js$3')
+      .replace(vendored, (_m, pre, pkg, post) => `${pre}${vendor}/${pkg}.js${post}`);
+    fs.writeFileSync(f.path, text);
   }
   const link = (rel) => {
     const at = path.join(tmp, rel);
@@ -48,9 +73,14 @@ export async function build() {
   for (const f of ROOT_LINKS) link(f);
   fs.writeFileSync(path.join(tmp, path.basename(MANIFEST)), JSON.stringify({ files }));
   const old = `${DIST}.old-${process.pid}`;
-  if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
-  fs.renameSync(tmp, DIST);
-  fs.rmSync(old, { recursive: true, force: true });
+  try {
+    if (fs.existsSync(DIST)) fs.renameSync(DIST, old);
+    fs.renameSync(tmp, DIST);
+  } finally {
+    // Another build swapping at the same moment wins; this one's folder goes.
+    fs.rmSync(tmp, { recursive: true, force: true });
+    fs.rmSync(old, { recursive: true, force: true });
+  }
   return ts.length;
 }
 

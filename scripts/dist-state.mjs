@@ -10,15 +10,17 @@ export const DIST = path.join(ROOT, 'dist');
 export const MANIFEST = path.join(DIST, 'manifest.json');
 /** Compiled into dist/ with the same layout; every other file in them is linked there. */
 export const SOURCE_DIRS = ['api', 'worker', 'shared', 'cli'];
-/** Outside SOURCE_DIRS but part of the output: a new build step means a new build. */
-const BUILD_INPUTS = ['scripts/build.mjs'];
+/** Packages bundled into dist/vendor/ (scripts/build.mjs says why). */
+export const VENDORED = ['kysely'];
+/** Outside SOURCE_DIRS but part of the output: a new build step or vendored version means a new build. */
+const BUILD_INPUTS = ['scripts/build.mjs', ...VENDORED.map((p) => `node_modules/${p}/package.json`)];
 
 /** Every source file (relative path → "size:mtime"). */
 export function sourceState() {
   const state = {};
   const add = (rel) => {
-    const st = fs.statSync(path.join(ROOT, rel));
-    state[rel] = `${st.size}:${st.mtimeMs}`;
+    const st = fs.statSync(path.join(ROOT, rel), { throwIfNoEntry: false });
+    state[rel] = st ? `${st.size}:${st.mtimeMs}` : 'absent';
   };
   for (const dir of SOURCE_DIRS) {
     for (const entry of fs.readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })) {
@@ -37,7 +39,12 @@ export function distState() {
   } catch {
     return 'missing';
   }
-  const now = sourceState();
+  let now;
+  try {
+    now = sourceState();
+  } catch {
+    return 'stale'; // a source folder unreadable: let tsx report it
+  }
   const keys = Object.keys(now);
   if (keys.length !== Object.keys(manifest).length) return 'stale';
   for (const k of keys) if (manifest[k] !== now[k]) return 'stale';

@@ -6,8 +6,8 @@
 -- milliseconds per tick for 100,000 sites, paid once a minute. Half-empty pages (fillfactor 50)
 -- leave room for every row of a page to be rescheduled in one go (a catch-up after downtime);
 -- tables written before this take the setting as their pages are rewritten.
-drop index monitored_sites_due_idx;
+drop index if exists monitored_sites_due_idx;
 alter table monitored_sites set (fillfactor = 50);
 
-drop index b_site_schedules_due_idx;
+drop index if exists b_site_schedules_due_idx;
 alter table b_site_schedules set (fillfactor = 50);
