@@ -38,7 +38,9 @@ RUN npm install --omit=dev --strict-allow-scripts --no-audit --no-fund && npm ca
 # Sources stay owned by root (read-only to the service); only the data folder is writable, for the
 # embedded Postgres of `sightline start` when no DATABASE_URL is given.
 COPY . .
-RUN mkdir -p /app/.data && chown node:node /app/.data
+# The sources compiled to dist/ (scripts/build.mjs), which bin/sightline.js runs: no TypeScript
+# compiled at each start. Built here, as root, because the sources are read-only at run time.
+RUN node scripts/build.mjs && mkdir -p /app/.data && chown node:node /app/.data
 
 USER node
 EXPOSE 3000 9464

@@ -1,6 +1,7 @@
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import { agentTrafficSection } from './agent-traffic.ts';
+import { cliSection } from './cli.ts';
 import { type BenchRow, type Section, startContext } from './context.ts';
 import { fanoutSection } from './fanout.ts';
 import { httpSection } from './http.ts';
@@ -19,6 +20,7 @@ const SECTIONS: Record<string, Section> = {
   scans: scansSection,
   soak: soakSection,
   agents: agentTrafficSection,
+  cli: cliSection,
 };
 // Run only when named: too long for the default set.
 const ON_DEMAND = new Set(['soak']);

@@ -10,7 +10,7 @@ export interface CliIO {
   status?: (line: string) => void;
 }
 
-export class UsageError extends Error {}
+export { UsageError } from './usage.ts';
 
 export { ConfigError };
 

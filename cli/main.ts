@@ -1,16 +1,17 @@
-import { ConfigError } from '../shared/config.ts';
 import { AppError } from '../shared/errors.ts';
-import { accounts, usage as accountsUsage } from './commands/accounts.ts';
-import { audits, usage as auditsUsage } from './commands/audits.ts';
-import { invites, usage as invitesUsage } from './commands/invites.ts';
-import { keys, usage as keysUsage } from './commands/keys.ts';
-import { logs, usage as logsUsage } from './commands/logs.ts';
-import { scan, usage as scanUsage } from './commands/scan.ts';
-import { migrateCommand, serve } from './commands/serve.ts';
-import { sites, usage as sitesUsage } from './commands/sites.ts';
-import { subscriptions, usage as subscriptionsUsage } from './commands/subscriptions.ts';
-import { type CliIO, UsageError } from './context.ts';
+import type { CliIO } from './context.ts';
 import { processIO } from './progress.ts';
+import {
+  accountsUsage,
+  auditsUsage,
+  invitesUsage,
+  keysUsage,
+  logsUsage,
+  scanUsage,
+  sitesUsage,
+  subscriptionsUsage,
+  UsageError,
+} from './usage.ts';
 
 const HELP = `sightline: website scanning, audit and monitoring
 
@@ -32,31 +33,33 @@ Configuration comes from environment variables (see README).`;
 export async function main(argv: string[], io: CliIO = processIO()): Promise<number> {
   const [cmd, ...rest] = argv;
   try {
+    // Each command's module (and so its dependencies: the API, the worker, Playwright...) is
+    // loaded only when that command runs, so start-up stays close to bare node's.
     switch (cmd) {
       case 'start':
-        return await serve(['api', 'worker'], rest, io);
+        return await (await import('./commands/serve.ts')).serve(['api', 'worker'], rest, io);
       case 'api':
-        return await serve(['api'], rest, io);
+        return await (await import('./commands/serve.ts')).serve(['api'], rest, io);
       case 'worker':
-        return await serve(['worker'], rest, io);
+        return await (await import('./commands/serve.ts')).serve(['worker'], rest, io);
       case 'migrate':
-        return await migrateCommand(rest, io);
+        return await (await import('./commands/serve.ts')).migrateCommand(rest, io);
       case 'accounts':
-        return await accounts(rest, io);
+        return await (await import('./commands/accounts.ts')).accounts(rest, io);
       case 'audits':
-        return await audits(rest, io);
+        return await (await import('./commands/audits.ts')).audits(rest, io);
       case 'keys':
-        return await keys(rest, io);
+        return await (await import('./commands/keys.ts')).keys(rest, io);
       case 'invites':
-        return await invites(rest, io);
+        return await (await import('./commands/invites.ts')).invites(rest, io);
       case 'subscriptions':
-        return await subscriptions(rest, io);
+        return await (await import('./commands/subscriptions.ts')).subscriptions(rest, io);
       case 'logs':
-        return await logs(rest, io);
+        return await (await import('./commands/logs.ts')).logs(rest, io);
       case 'sites':
-        return await sites(rest, io);
+        return await (await import('./commands/sites.ts')).sites(rest, io);
       case 'scan':
-        return await scan(rest, io);
+        return await (await import('./commands/scan.ts')).scan(rest, io);
       case undefined:
       case 'help':
       case '--help':
@@ -68,6 +71,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return 2;
     }
   } catch (err) {
+    // The configuration module (zod and its schema) is loaded only on this, the error path.
+    const { ConfigError } = await import('../shared/config.ts');
     if (err instanceof UsageError || err instanceof ConfigError) {
       io.err(err.message);
       return 2;

@@ -1,11 +1,15 @@
 #!/usr/bin/env node
-// `npm run setup`: makes sure full-mode scans have a Chromium. Idempotent and quick when one is
-// present. Never fails the install: without a browser, quick scans still work and full-mode scans
-// report chromium_not_found with these same instructions.
+// `npm run setup` (and before `npm start` / `npm test`): compiles the sources into dist/ when they
+// changed (scripts/build.mjs, so `sightline` starts without compiling TypeScript), and makes sure
+// full-mode scans have a Chromium. Idempotent and quick when both are in place. Never fails the
+// install: without dist/ the CLI runs the sources through tsx; without a browser, quick scans still
+// work and full-mode scans report chromium_not_found with these same instructions.
 //   SIGHTLINE_SKIP_BROWSER_INSTALL=1  only report, never run apt-get
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { findChromium } from '../worker/browser/find-chromium.mjs';
+import { build } from './build.mjs';
+import { distState } from './dist-state.mjs';
 
 const log = (msg) => console.log(`[setup] ${msg}`);
 
@@ -93,6 +97,21 @@ function main() {
     if (installed && report(installed)) return;
   }
   instructions(os);
+}
+
+try {
+  const state = distState();
+  if (state !== 'current') {
+    const started = Date.now();
+    const n = await build();
+    log(
+      `compiled ${n} TypeScript files to dist/ (${state === 'missing' ? 'first build' : 'sources changed'}, ${Date.now() - started} ms)`,
+    );
+  }
+} catch (err) {
+  log(
+    `build failed, so the CLI will run the sources through tsx: ${err instanceof Error ? err.message : String(err)}`,
+  );
 }
 
 try {

@@ -51,7 +51,7 @@ const ConfigSchema = z.object({
   STRIPE_LINK_COMPLETE: z.string().url().optional(),
   STRIPE_LINK_FOCUS: z.string().url().optional(),
   MONITOR_SCAN_MODE: z.enum(['quick', 'full']).default('quick'),
-  MONITOR_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  MONITOR_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(25_000),
   AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
   AUDIT_CRAWL_BUDGET_MS: z.coerce.number().int().min(1000).default(180_000),
   AUDIT_FULL_PAGES: z.coerce.number().int().min(0).max(10).default(1),
@@ -99,7 +99,7 @@ const ConfigSchema = z.object({
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
   WEB_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
   B_SITES_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
-  B_SITES_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  B_SITES_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(25_000),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

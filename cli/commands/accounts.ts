@@ -4,8 +4,9 @@ import type { ApiTier, Variant } from '../../shared/db/tables/accounts.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
 import { statusPageUrl } from '../../shared/monitoring/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { accountsUsage as usage } from '../usage.ts';
 
-export const usage = `sightline accounts create --email E --variant A|B --tier T [--plan growth|agency] [--rate-limit N] [--json]`;
+export { usage };
 
 export async function accounts(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;

@@ -2,9 +2,9 @@ import { parseArgs } from 'node:util';
 import { listOrders, orderDeliveries, reportUrl, settleStranded } from '../../shared/audits/orders.ts';
 import type { AuditOrderStatus } from '../../shared/db/tables/audit-orders.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { auditsUsage as usage } from '../usage.ts';
 
-export const usage = `sightline audits list [--status paid|generating|delivered|failed] [--account ID] [--limit N] [--json]
-sightline audits show ORDER_ID [--json]`;
+export { usage };
 
 const STATUSES = new Set(['paid', 'generating', 'delivered', 'failed']);
 const iso = (d: Date | null) => (d ? d.toISOString() : null);

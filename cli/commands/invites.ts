@@ -3,8 +3,9 @@ import { AccountInputError } from '../../shared/accounts/accounts.ts';
 import { createInvite } from '../../shared/accounts/people.ts';
 import type { ApiTier } from '../../shared/db/tables/accounts.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { invitesUsage as usage } from '../usage.ts';
 
-export const usage = 'sightline invites create --email E --tier T [--json]   one-time console sign-up link';
+export { usage };
 
 export async function invites(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;

@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { AccountInputError, issueKey, revokeKeys } from '../../shared/accounts/accounts.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { keysUsage as usage } from '../usage.ts';
 
-export const usage = `sightline keys create --account ID [--rate-limit N] [--json]
-sightline keys revoke PREFIX [--json]`;
+export { usage };
 
 export async function keys(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;

@@ -4,8 +4,9 @@ import { type ImportProgress, type ImportSummary, importLog } from '../../shared
 import { LOG_FORMATS, type LogFormat } from '../../shared/agent-traffic/log-formats.ts';
 import { siteByIdOrTracking } from '../../shared/agent-traffic/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { logsUsage as usage } from '../usage.ts';
 
-export const usage = `sightline logs import --site ID [--format auto|${LOG_FORMATS.join('|')}] [--json] FILE...|-`;
+export { usage };
 
 function progressLine(p: ImportProgress): string {
   const secs = Math.max(0.001, p.elapsedMs / 1000);

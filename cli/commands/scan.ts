@@ -7,9 +7,9 @@ import { runScan } from '../../shared/scans/run-scan.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
 import { startProgress } from '../progress.ts';
+import { scanUsage as usage } from '../usage.ts';
 
-export const usage =
-  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--json]   (no server or database needed)';
+export { usage };
 
 /**
  * Runs one scan in this process and prints a summary (or the full JSON). The phase and the time

@@ -5,11 +5,9 @@ import { buildRangeData, SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/
 import { listSites, registerSite, removeSite } from '../../shared/agent-traffic/sites.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { sitesUsage as usage } from '../usage.ts';
 
-export const usage = `sightline sites add --account ID --url URL [--label L] [--json]
-sightline sites list --account ID [--json]
-sightline sites remove --account ID SITE [--json]
-sightline sites refresh-ranges [--from DIR] [--out FILE] [--json]`;
+export { usage };
 
 const view = (s: AgentSite) => ({
   id: Number(s.id),

@@ -4,10 +4,9 @@ import { rotateStatusToken } from '../../shared/accounts/status-token.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
 import { statusPageUrl, subscriptionView } from '../../shared/monitoring/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
+import { subscriptionsUsage as usage } from '../usage.ts';
 
-export const usage = `sightline subscriptions set --account ID --plan growth|agency|none [--json]
-sightline subscriptions show --account ID [--json]
-sightline subscriptions rotate-status-token --account ID [--json]`;
+export { usage };
 
 type View = NonNullable<Awaited<ReturnType<typeof subscriptionView>>>;
 /** A freshly issued status token: shown this once (only its hash is stored). */

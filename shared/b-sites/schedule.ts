@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded } from '../metrics.ts';
@@ -39,7 +38,6 @@ export async function fanOutBSites(db: Kysely<Database>, opts: BFanoutOptions): 
   let scheduled = 0;
   let batches = 0;
   while (!opts.signal?.aborted) {
-    const started = performance.now();
     const { rows } = await sql<{ claimed: number; added: number }>`
       with due as (
         select d.site_id, d.next_scan_due_at as due_at
@@ -75,7 +73,6 @@ export async function fanOutBSites(db: Kysely<Database>, opts: BFanoutOptions): 
       )
       select (select count(*)::int from claimed) as claimed,
              (select count(*)::int from specs, graphile_worker.add_jobs(specs.a)) as added`.execute(db);
-    const took = performance.now() - started;
     const n = rows[0]?.claimed ?? 0;
     if (n === 0) break;
     batches++;
@@ -84,7 +81,6 @@ export async function fanOutBSites(db: Kysely<Database>, opts: BFanoutOptions): 
     scheduled += added;
     if (added) jobsAdded.inc({ task: B_SITE_SCAN_TASK }, added);
     if (n < opts.batch) break;
-    await new Promise((r) => setTimeout(r, took));
   }
   return { claimed, scheduled, batches };
 }
