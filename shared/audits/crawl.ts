@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
+import { HostSlots, MAX_REQUESTS_PER_SITE } from '../net/host-slots.ts';
 import { NetError } from '../net/net-error.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
 import { SIGHTLINE_USER_AGENT } from '../net/user-agent.ts';
@@ -96,6 +97,7 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     signal: opts.signal,
     userAgent: SIGHTLINE_USER_AGENT,
     log: opts.log,
+    slots: new HostSlots(MAX_REQUESTS_PER_SITE), // the whole audit is polite to the site
   };
 
   let robots = await readRobots(ctx, opts.start);

@@ -6,6 +6,7 @@ import zlib from 'node:zlib';
 import { AppError, invalidUrl, urlNotAllowed } from '../errors.ts';
 import type { FetchTimings, RedirectHop } from '../scan/artifacts.ts';
 import { normalizeHost } from './address-policy.ts';
+import type { HostSlots } from './host-slots.ts';
 import { NetError, toNetError } from './net-error.ts';
 import { policyLookup } from './policy-lookup.ts';
 import { precheckUrl, type UrlPolicy, urlPort } from './url-policy.ts';
@@ -31,6 +32,8 @@ export interface SafeFetchOptions {
   /** Accept invalid certificates and record `tls.authorized = false` instead of failing. */
   insecureTls?: boolean;
   signal?: AbortSignal;
+  /** Per-host request slots shared by one scan or audit (at most 4 in flight to a host). */
+  slots?: HostSlots;
 }
 
 export interface TlsFacts {
@@ -92,20 +95,33 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
     } catch (err) {
       throw chain.length && err instanceof AppError ? urlNotAllowed(`Redirect refused: ${err.message}`) : err;
     }
-    const hop = await openHop(hopUrl, {
-      method,
-      headers,
-      body,
-      policy: opts.policy,
-      insecureTls: opts.insecureTls ?? false,
-      connectTimeoutMs: opts.connectTimeoutMs ?? Math.min(timeoutMs, 5_000),
-      signal,
-      abortError,
-    });
+    // Each hop holds a slot of its host from connect until its body is read (or dropped).
+    const release = opts.slots ? await opts.slots.acquire(hopUrl.host, signal) : () => {};
+    if (signal.aborted) {
+      release();
+      throw abortError();
+    }
+    let hop: Awaited<ReturnType<typeof openHop>>;
+    try {
+      hop = await openHop(hopUrl, {
+        method,
+        headers,
+        body,
+        policy: opts.policy,
+        insecureTls: opts.insecureTls ?? false,
+        connectTimeoutMs: opts.connectTimeoutMs ?? Math.min(timeoutMs, 5_000),
+        signal,
+        abortError,
+      });
+    } catch (err) {
+      release();
+      throw err;
+    }
     const status = hop.res.statusCode ?? 0;
     const location = hop.res.headers.location;
     if ((opts.followRedirects ?? true) && REDIRECT_STATUSES.has(status) && location !== undefined) {
       hop.res.destroy(); // the redirect's own body is not needed
+      release();
       let next: URL;
       try {
         next = new URL(location, hopUrl);
@@ -134,7 +150,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
       continue;
     }
 
-    const raw = await readBody(hop.res, maxBytes, signal, abortError, hop.host);
+    const raw = await readBody(hop.res, maxBytes, signal, abortError, hop.host).finally(release);
     const contentEncoding = hop.res.headers['content-encoding'] ?? null;
     const decoded = await decodeBody(raw.body, contentEncoding, maxBytes);
     const { headers: responseHeaders, setCookies } = collectHeaders(hop.res.rawHeaders);

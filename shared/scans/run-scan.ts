@@ -1,5 +1,6 @@
 import type { ScanMode } from '../db/tables/scans.ts';
 import { gathererFailures, scanDuration } from '../metrics.ts';
+import { HostSlots, MAX_REQUESTS_PER_SITE } from '../net/host-slots.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
 import { SIGHTLINE_USER_AGENT } from '../net/user-agent.ts';
 import type { ArtifactSet } from '../scan/artifacts.ts';
@@ -84,6 +85,7 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
         userAgent: SIGHTLINE_USER_AGENT,
         log: deps.log,
         indexnow: deps.indexnow,
+        slots: new HostSlots(MAX_REQUESTS_PER_SITE),
       },
       (p) => deps.log?.(`gather ${p}`),
     ),

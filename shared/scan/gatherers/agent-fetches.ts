@@ -44,6 +44,7 @@ export async function gatherAgentFetches(ctx: GatherContext, target: URL): Promi
     try {
       const res = await safeFetch(target, {
         policy: ctx.policy,
+        slots: ctx.slots,
         userAgent,
         signal: ctx.signal,
         headers: { accept: HTML_ACCEPT },

@@ -21,6 +21,7 @@ export async function fetchTextFile(
   try {
     const res = await safeFetch(url, {
       policy: ctx.policy,
+      slots: ctx.slots,
       userAgent: ctx.userAgent,
       signal: ctx.signal,
       timeoutMs: opts.timeoutMs ?? 8_000,

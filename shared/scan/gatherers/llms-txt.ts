@@ -20,6 +20,7 @@ async function exists(ctx: GatherContext, url: string): Promise<boolean> {
   try {
     const res = await safeFetch(url, {
       policy: ctx.policy,
+      slots: ctx.slots,
       userAgent: ctx.userAgent,
       signal: ctx.signal,
       timeoutMs: 8_000,

@@ -13,6 +13,7 @@ const TEXTUAL = /^(text\/|application\/(xhtml\+xml|xml|json|ld\+json|javascript)
 export async function gatherPage(ctx: GatherContext): Promise<PageArtifact> {
   const res = await safeFetch(ctx.url, {
     policy: ctx.policy,
+    slots: ctx.slots,
     userAgent: ctx.userAgent,
     signal: ctx.signal,
     // The Origin probe lets the CORS check see a server that reflects any origin with credentials.
@@ -57,6 +58,7 @@ async function redirectsToHttps(ctx: GatherContext, res: SafeFetchResult): Promi
   try {
     const probe = await safeFetch(`http://${final.host}/`, {
       policy: ctx.policy,
+      slots: ctx.slots,
       userAgent: ctx.userAgent,
       signal: ctx.signal,
       timeoutMs: 3_000,

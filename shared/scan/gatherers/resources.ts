@@ -52,6 +52,7 @@ export async function gatherResources(ctx: GatherContext, page: PageArtifact): P
     try {
       const res = await safeFetch(ref.url, {
         policy: ctx.policy,
+        slots: ctx.slots,
         userAgent: ctx.userAgent,
         signal: ctx.signal,
         headers: { referer: page.finalUrl },

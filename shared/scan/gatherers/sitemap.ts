@@ -40,6 +40,7 @@ export async function gatherSitemap(
     try {
       const res = await safeFetch(url, {
         policy: ctx.policy,
+        slots: ctx.slots,
         userAgent: ctx.userAgent,
         signal: ctx.signal,
         timeoutMs: 8_000,

@@ -1,3 +1,4 @@
+import type { HostSlots } from '../../net/host-slots.ts';
 import type { UrlPolicy } from '../../net/url-policy.ts';
 
 /** What every quick gatherer gets: the target, the URL policy, the scan's deadline. */
@@ -9,4 +10,6 @@ export interface GatherContext {
   log?: (msg: string) => void;
   /** An IndexNow key the site's owner declared (monitored sites), verified by the IndexNow gatherer. */
   indexnow?: { key: string; keyLocation?: string | null };
+  /** One scan's (or audit's) per-host request slots: at most 4 requests in flight to a site. */
+  slots?: HostSlots;
 }
