@@ -98,6 +98,7 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     userAgent: SIGHTLINE_USER_AGENT,
     log: opts.log,
     slots: new HostSlots(MAX_REQUESTS_PER_SITE), // the whole audit is polite to the site
+    resourceCache: new Map(), // pages share their CSS, scripts and images: each fetched once
   };
 
   let robots = await readRobots(ctx, opts.start);

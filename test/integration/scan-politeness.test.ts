@@ -9,7 +9,8 @@ import { runScan } from '../../shared/scans/run-scan.ts';
 // Per-site politeness (issue 17): a quick scan starts every gatherer and the AI-agent fetches at
 // once, and an audit crawls many pages, but neither keeps more than 4 requests in flight to one
 // site. The server below answers each request after a short pause and counts how many are open at
-// the same moment; the scan must reach 4 (it does work in parallel) and never exceed it.
+// the same moment; the scan must reach 4 (it does work in parallel) and never exceed it. It also
+// counts requests per path: an audit's pages share their resources, fetched once per audit.
 
 const PAGES = 6;
 const page = (i: number) => `<!doctype html><html lang="en"><head><title>Page ${i}</title>
@@ -20,12 +21,13 @@ const page = (i: number) => `<!doctype html><html lang="en"><head><title>Page ${
 ${Array.from({ length: PAGES }, (_, j) => `<a href="/p${j}.html">page ${j}</a>`).join(' ')}
 </main></body></html>`;
 
-describe('at most 4 requests in flight to one site', () => {
+describe('at most 4 requests in flight to one site; an audit fetches each resource once', () => {
   let server: http.Server;
   let origin: string;
   let open = 0;
   let peak = 0;
   let served = 0;
+  const hits = new Map<string, number>();
 
   before(async () => {
     server = http.createServer((req, res) => {
@@ -37,6 +39,7 @@ describe('at most 4 requests in flight to one site', () => {
       setTimeout(() => {
         served++;
         const path = new URL(req.url ?? '/', 'http://x').pathname;
+        hits.set(path, (hits.get(path) ?? 0) + 1);
         if (path === '/' || /^\/p\d+\.html$/.test(path)) {
           const i = path === '/' ? 0 : Number(path.slice(2, -5));
           res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(i));
@@ -56,6 +59,7 @@ describe('at most 4 requests in flight to one site', () => {
   const reset = () => {
     peak = 0;
     served = 0;
+    hits.clear();
   };
 
   it('a quick scan: every gatherer and agent fetch, 4 at a time', async () => {
@@ -81,6 +85,9 @@ describe('at most 4 requests in flight to one site', () => {
     });
     assert.ok(result.pages.length >= PAGES, `crawled ${result.pages.length} pages`);
     assert.ok(peak >= 2 && peak <= 4, `most requests open at once: ${peak}`);
+    // Every page references the same stylesheets, script and images: one fetch each per audit.
+    for (const resource of ['/a.css', '/b.css', '/app.js', '/one.png', '/two.png', '/three.png'])
+      assert.equal(hits.get(resource), 1, `${resource} fetched ${hits.get(resource)} times`);
   });
 
   it('HostSlots hands a freed slot to the first waiter, per host', async () => {

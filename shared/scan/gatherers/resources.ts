@@ -4,7 +4,7 @@ import { safeFetch } from '../../net/safe-fetch.ts';
 import type { PageArtifact, ResourceEntry, ResourcesArtifact } from '../artifacts.ts';
 import { loadDocument } from '../computed/document.ts';
 import { errorText } from './fetch-text.ts';
-import type { GatherContext } from './types.ts';
+import type { GatherContext, ResourceFetch } from './types.ts';
 
 // Subresources the page references — stylesheets, scripts, fonts, images — fetched in parallel
 // with short limits, so the speed checks can see sizes, compression and caching without a
@@ -37,18 +37,8 @@ export async function gatherResources(ctx: GatherContext, page: PageArtifact): P
   const limit = pLimit(CONCURRENCY);
   const styles = new Map<string, string>(); // stylesheet URL -> CSS text, to find fonts
 
-  const fetchOne = async (ref: Ref): Promise<ResourceEntry> => {
-    const entry: ResourceEntry = {
-      url: ref.url,
-      type: ref.type,
-      status: null,
-      bytes: null,
-      contentType: null,
-      contentEncoding: null,
-      cacheControl: null,
-      renderBlocking: ref.renderBlocking,
-      sameOrigin: new URL(ref.url).origin === origin,
-    };
+  /** What one fetch of a resource found: shared by every page of an audit that references it. */
+  const fetchResource = async (ref: Ref): Promise<ResourceFetch> => {
     try {
       const res = await safeFetch(ref.url, {
         policy: ctx.policy,
@@ -61,16 +51,53 @@ export async function gatherResources(ctx: GatherContext, page: PageArtifact): P
         maxBytes: MAX_BYTES,
         insecureTls: true,
       });
-      entry.status = res.status;
-      entry.bytes = res.bytes.transferred;
-      entry.contentType = res.headers['content-type'] ?? null;
-      entry.contentEncoding = res.contentEncoding;
-      entry.cacheControl = res.headers['cache-control'] ?? null;
-      if (ref.type === 'stylesheet' && res.status < 300)
-        styles.set(ref.url, decodeText(res.body, entry.contentType));
+      const contentType = res.headers['content-type'] ?? null;
+      return {
+        status: res.status,
+        bytes: res.bytes.transferred,
+        contentType,
+        contentEncoding: res.contentEncoding,
+        cacheControl: res.headers['cache-control'] ?? null,
+        css: ref.type === 'stylesheet' && res.status < 300 ? decodeText(res.body, contentType) : null,
+      };
     } catch (err) {
-      entry.error = errorText(err);
+      return { error: errorText(err) };
     }
+  };
+  const fetched = (ref: Ref): Promise<ResourceFetch> => {
+    const cache = ctx.resourceCache;
+    if (!cache) return fetchResource(ref);
+    let p = cache.get(ref.url);
+    if (!p) {
+      p = fetchResource(ref);
+      cache.set(ref.url, p);
+    }
+    return p;
+  };
+
+  const fetchOne = async (ref: Ref): Promise<ResourceEntry> => {
+    const entry: ResourceEntry = {
+      url: ref.url,
+      type: ref.type,
+      status: null,
+      bytes: null,
+      contentType: null,
+      contentEncoding: null,
+      cacheControl: null,
+      renderBlocking: ref.renderBlocking,
+      sameOrigin: new URL(ref.url).origin === origin,
+    };
+    const r = await fetched(ref);
+    if ('error' in r) {
+      entry.error = r.error;
+      return entry;
+    }
+    entry.status = r.status;
+    entry.bytes = r.bytes;
+    entry.contentType = r.contentType;
+    entry.contentEncoding = r.contentEncoding;
+    entry.cacheControl = r.cacheControl;
+    if (r.css !== null) styles.set(ref.url, r.css);
     return entry;
   };
 

@@ -12,4 +12,20 @@ export interface GatherContext {
   indexnow?: { key: string; keyLocation?: string | null };
   /** One scan's (or audit's) per-host request slots: at most 4 requests in flight to a site. */
   slots?: HostSlots;
+  /** An audit's resources fetched so far: each stylesheet, script or image once per audit. */
+  resourceCache?: ResourceCache;
 }
+
+export type ResourceFetch =
+  | {
+      status: number;
+      bytes: number;
+      contentType: string | null;
+      contentEncoding: string | null;
+      cacheControl: string | null;
+      css: string | null; // a stylesheet's text, to find its fonts
+    }
+  | { error: string };
+
+/** Resource URL -> its one fetch, for every page of an audit (an audit's pages share CSS and JS). */
+export type ResourceCache = Map<string, Promise<ResourceFetch>>;
