@@ -1,8 +1,9 @@
 import type http from 'node:http';
 import Koa from 'koa';
+import { sql } from 'kysely';
 import type { BenchContext, BenchRow } from './context.ts';
 import { type LoadResult, load, warmUp } from './load.ts';
-import { goal, perSecond } from './stats.ts';
+import { goal, limit, perSecond } from './stats.ts';
 
 // The API's fixed cost per request: /api/v1/status against a bare Koa app answering the same kind
 // of JSON in this process, then an authenticated, rate-limited endpoint (key look-up plus the
@@ -25,6 +26,41 @@ async function helloWorld(): Promise<{ url: string; close: () => Promise<void> }
 
 const failures = (r: LoadResult) => (r.failures ? `${r.failures} failed requests` : '');
 const latency = (r: LoadResult) => `p50 ${r.p50} ms, p99 ${r.p99} ms`;
+
+/**
+ * rate_limit_take's cost per call with 0, 10,000 and 50,000 hits already in the bucket's rolling
+ * hour (hits inserted in bulk, the bucket's stored count set to match), next to `select 1`: the
+ * same connection, 300 sequential calls each after 20 warm-up calls, the mean in milliseconds.
+ */
+async function limiterCost(ctx: BenchContext): Promise<BenchRow[]> {
+  const per = async (query: () => Promise<unknown>) => {
+    for (let i = 0; i < 20; i++) await query();
+    const t0 = performance.now();
+    for (let i = 0; i < 300; i++) await query();
+    return (performance.now() - t0) / 300;
+  };
+  const floor = await per(() => sql`select 1`.execute(ctx.db));
+  const rows: BenchRow[] = [];
+  for (const hits of [0, 10_000, 50_000]) {
+    const bucket = `bench:limiter:${process.pid}:${hits}`;
+    ctx.progress(`http: rate_limit_take with ${hits.toLocaleString('en-GB')} hits in the bucket`);
+    await sql`insert into rate_limit_hits (bucket, hit_at)
+      select ${bucket}, now() - (g * interval '50 milliseconds') from generate_series(1, ${hits}) g`.execute(
+      ctx.db,
+    );
+    await sql`insert into rate_limit_buckets (bucket, hits) values (${bucket}, ${hits})
+      on conflict (bucket) do update set hits = excluded.hits`.execute(ctx.db);
+    const cost = await per(() =>
+      sql`select * from rate_limit_take(${bucket}, 100000000, interval '1 hour')`.execute(ctx.db),
+    );
+    rows.push({
+      measurement: `rate limiter cost per call (rate_limit_take), ${hits.toLocaleString('en-GB')} hits in the bucket's hour`,
+      result: limit(cost, 1, 'ms', (v) => v.toFixed(3)),
+      notes: `\`select 1\` on the same pool: ${floor.toFixed(3)} ms; 300 sequential calls`,
+    });
+  }
+  return rows;
+}
 
 export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
   const { seconds, connections } = ctx.options;
@@ -65,7 +101,9 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
       requests: keys.map((k) => ({ path: '/api/v1/account', headers: auth(k) })),
     });
 
+    const limiter = await limiterCost(ctx);
     return [
+      ...limiter,
       { measurement: 'bare Koa hello-world (same process)', result: perSecond(b.rps), notes: latency(b) },
       {
         measurement: 'GET /api/v1/status (public, no key)',

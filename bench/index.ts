@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { agentTrafficSection } from './agent-traffic.ts';
 import { cliSection } from './cli.ts';
 import { type BenchRow, type Section, startContext } from './context.ts';
+import { crawlSection } from './crawl.ts';
 import { fanoutSection } from './fanout.ts';
+import { fullScanSection } from './fullscan.ts';
 import { httpSection } from './http.ts';
 import { jobsSection } from './jobs.ts';
 import { scansSection } from './scans.ts';
@@ -18,6 +20,8 @@ const SECTIONS: Record<string, Section> = {
   jobs: jobsSection,
   fanout: fanoutSection,
   scans: scansSection,
+  fullscan: fullScanSection,
+  crawl: crawlSection,
   soak: soakSection,
   agents: agentTrafficSection,
   cli: cliSection,

@@ -50,3 +50,8 @@ export function atLeast(value: number, min: number, unit: string): string {
   const f = (v: number) => Math.round(v).toLocaleString('en-GB');
   return `${f(value)} ${unit} (goal ≥ ${f(min)} ${unit}, ${value >= min ? 'met' : 'not met'})`;
 }
+
+/** A count next to its ceiling: "4 requests (goal ≤ 4, met)". */
+export function atMost(value: number, max: number, unit: string): string {
+  return `${value} ${unit} (goal ≤ ${max}, ${value <= max ? 'met' : 'not met'})`;
+}
