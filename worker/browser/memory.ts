@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { BrowserError } from './chromium.ts';
-import { groupMembers } from './processes.ts';
+import { groupMembers, groupPids } from './processes.ts';
 
 // The browser memory budget (BROWSER_MEMORY_BUDGET_MB): hostile pages (an endless body, 50,000
 // links, a gzip bomb) can drive Chromium to several GB. Every process group we start (the pool's
@@ -23,6 +24,26 @@ export function groupsPssBytes(pgids: Iterable<number>): number {
   let total = 0;
   for (const pgid of new Set(pgids)) for (const p of groupMembers(pgid)) total += pssBytes(p.pid);
   return total;
+}
+
+/**
+ * The same sum with the expensive part off the event loop: smaps_rollup makes the kernel walk a
+ * process's page tables (tens of milliseconds for a large renderer), and reading it synchronously
+ * twice a second stalled the worker's event loop during full scans. Group membership comes from
+ * /proc/<pid>/stat, which is cheap to read in place.
+ */
+export async function groupsPssBytesAsync(pgids: Iterable<number>): Promise<number> {
+  const sizes = await Promise.all(
+    groupPids(new Set(pgids)).map(async (pid) => {
+      try {
+        const m = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
+        return m ? Number(m[1]) * 1024 : 0;
+      } catch {
+        return 0; // exited while we looked
+      }
+    }),
+  );
+  return sizes.reduce((a, b) => a + b, 0);
 }
 
 export const memoryBudgetError = (budgetMb: number, usedMb: number) =>
@@ -54,7 +75,7 @@ export class MemoryGuard {
   watch(pgid: number, abort: (err: BrowserError) => void): () => void {
     const w: Watch = { pgid, abort };
     this.watches.add(w);
-    this.timer ??= setInterval(() => this.check(), this.intervalMs);
+    this.timer ??= setInterval(() => void this.check(), this.intervalMs);
     this.timer.unref();
     return () => {
       this.watches.delete(w);
@@ -66,15 +87,23 @@ export class MemoryGuard {
   }
 
   /** MB used by the process groups when over the budget, else null (a session's end asks this). */
-  overBudget(pgids: Iterable<number>): number | null {
-    const used = groupsPssBytes(pgids);
+  async overBudget(pgids: Iterable<number>): Promise<number | null> {
+    const used = await groupsPssBytesAsync(pgids);
     this.peakBytes = Math.max(this.peakBytes, used);
     return used > this.budgetMb * 1024 * 1024 ? Math.round(used / 1024 / 1024) : null;
   }
 
-  check(): void {
-    if (this.watches.size === 0) return;
-    const used = groupsPssBytes([...this.watches].map((w) => w.pgid));
+  private checking = false;
+
+  async check(): Promise<void> {
+    if (this.watches.size === 0 || this.checking) return; // one read at a time
+    this.checking = true;
+    let used: number;
+    try {
+      used = await groupsPssBytesAsync([...this.watches].map((w) => w.pgid));
+    } finally {
+      this.checking = false;
+    }
     this.peakBytes = Math.max(this.peakBytes, used);
     if (used <= this.budgetMb * 1024 * 1024) return;
     this.trips++;

@@ -207,7 +207,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       if (b) {
         sessionsOn.set(b, (sessionsOn.get(b) ?? 1) - 1);
         if (pid && opts.memory && b.isConnected()) {
-          const usedMb = opts.memory.overBudget([pid]);
+          const usedMb = await opts.memory.overBudget([pid]);
           if (usedMb !== null) {
             opts.memory.retirements++;
             if (browser === b) browser = null;

@@ -52,6 +52,31 @@ export function countChromiumProcesses(needle = ''): number {
   ).length;
 }
 
+/**
+ * Pids of the live members of any of these process groups: one pass over /proc reading only each
+ * process's stat line (the memory guard asks twice a second; cmdline is not needed for it).
+ */
+export function groupPids(pgids: ReadonlySet<number>): number[] {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return [];
+  }
+  const out: number[] = [];
+  for (const name of names) {
+    if (name.charCodeAt(0) > 57) continue; // not a pid (self, sys, ...)
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ', 3);
+      if (fields[0] !== 'Z' && pgids.has(Number(fields[2]))) out.push(Number(name));
+    } catch {
+      // exited while we looked
+    }
+  }
+  return out;
+}
+
 /** Live processes of a process group. */
 export function groupMembers(pgid: number): ProcessEntry[] {
   return listProcesses().filter((p) => p.pgid === pgid && p.state !== 'Z');
