@@ -26,9 +26,8 @@ export class HostSlots {
       // A releasing request hands its slot straight to the first waiter: the count never dips,
       // so no newcomer can slip in between.
       await new Promise<void>((resolve, reject) => {
-        let queue = this.waiting.get(host);
-        if (!queue) this.waiting.set(host, (queue = []));
-        const q = queue;
+        const q = this.waiting.get(host) ?? [];
+        this.waiting.set(host, q);
         const onAbort = () => {
           const i = q.indexOf(go);
           if (i >= 0) q.splice(i, 1);
