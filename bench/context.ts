@@ -80,7 +80,7 @@ export async function startContext(
       DATABASE_URL: databaseUrl,
       HOST: '127.0.0.1',
       PORT: '0',
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', // BENCH_LOG_LEVEL=error shows a server error's cause
       // Scan sections serve their sites on 127.0.0.1 at ports only known once they run.
       SCAN_ALLOW_HOSTS: [process.env.SCAN_ALLOW_HOSTS, '127.0.0.1'].filter(Boolean).join(','),
       // The agent-traffic section pushes millions of events through one site; no reverse DNS (no network).
