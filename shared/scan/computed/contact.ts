@@ -57,17 +57,41 @@ export function phoneCountries(lang: string | null, pageUrl: string): string[] {
   return out.slice(0, 3);
 }
 
-/** Phone numbers in the text, in E.164 (deduplicated). */
-export function phonesInText(text: string, countries: readonly string[]): string[] {
+// Several checks look for phone numbers in the same body text; the search is the dearest step of
+// scoring, so its answers for the last few texts are kept.
+const answers = new Map<string, readonly string[]>();
+const MAX_FOUND = 8;
+
+/** Phone numbers in the text, in E.164 (deduplicated). The list is shared: read-only. */
+export function phonesInText(text: string, countries: readonly string[]): readonly string[] {
+  const key = `${countries.join(',')}\n${text}`;
+  let hit = answers.get(key);
+  if (!hit) {
+    hit = findPhones(text, countries);
+    answers.set(key, hit);
+    if (answers.size > MAX_FOUND) answers.delete(answers.keys().next().value as string);
+  }
+  return hit;
+}
+
+function findPhones(text: string, countries: readonly string[]): string[] {
   const t = text.length > MAX_TEXT ? `${text.slice(0, MAX_TEXT / 2)}\n${text.slice(-MAX_TEXT / 2)}` : text;
   const found = new Set<string>();
   const runs: (CountryCode | undefined)[] = countries.length ? (countries as CountryCode[]) : [undefined];
-  for (const c of runs) {
-    try {
-      for (const m of findPhoneNumbersInText(t, c ? { defaultCountry: c } : {})) found.add(m.number.number);
-    } catch {
-      // an unknown country code: libphonenumber has no metadata for it; try the next
+  // The matcher throws and catches a ParseError for every digit run that is no phone number (in a
+  // page of code or tables, thousands); without stack traces each costs a fraction.
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    for (const c of runs) {
+      try {
+        for (const m of findPhoneNumbersInText(t, c ? { defaultCountry: c } : {})) found.add(m.number.number);
+      } catch {
+        // an unknown country code: libphonenumber has no metadata for it; try the next
+      }
     }
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
   }
   return [...found];
 }

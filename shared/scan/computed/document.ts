@@ -1,7 +1,12 @@
 import * as cheerio from 'cheerio';
+import type { AnyNode, Element } from 'domhandler';
 
 // Parsing HTML is the costliest step of a check run; parse each distinct HTML string once per
-// process (a small LRU), not once per check.
+// process (a small LRU), not once per check. About a hundred checks read one page, so the document
+// also remembers what they ask of it: the elements a selector finds from the root (`$('a[href]')`
+// in a dozen checks walks the whole tree once, not a dozen times) and values derived from it
+// (`perDocument`: body text, structured data, phone numbers ...). Checks only read the document
+// and what it hands out, never change them.
 const cache = new Map<string, cheerio.CheerioAPI>();
 const MAX = 8;
 
@@ -12,8 +17,146 @@ export function loadDocument(html: string): cheerio.CheerioAPI {
     cache.set(html, hit);
     return hit;
   }
-  const $ = cheerio.load(html);
+  const $ = withRootQueryCache(cheerio.load(html));
   cache.set(html, $);
   if (cache.size > MAX) cache.delete(cache.keys().next().value as string);
   return $;
+}
+
+/**
+ * `$` whose root-level selector queries (`$('meta')`, no context) are answered once per document;
+ * everything else (`$(element)`, a context, HTML) goes straight to cheerio. The cached selections
+ * are shared, which is safe because cheerio's traversals return new selections. A selector whose
+ * every comma part names a tag or an attribute its elements must have (`a[href]`, `body q`,
+ * `[role="main"]`, `.author`) is matched only against those elements (an index built in one walk
+ * of the tree), not against the whole tree.
+ */
+function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
+  const found = new Map<string, unknown>();
+  const call = $ as unknown as (...args: unknown[]) => unknown;
+  let index: ElementIndex | undefined;
+  const query = (...args: unknown[]) => {
+    const selector = args[0];
+    if (args.length !== 1 || typeof selector !== 'string' || selector.includes('<')) return call(...args);
+    let hit = found.get(selector);
+    if (hit === undefined) {
+      const keys = subjectKeys(selector);
+      if (keys) {
+        index ??= elementIndex($.root().toArray());
+        hit = $(index.candidates(keys)).filter(selector);
+      } else hit = call(selector);
+      found.set(selector, hit);
+    }
+    return hit;
+  };
+  // Static methods ($.root(), $.html(), $.text() ...) and `fn` come from the loaded `$` itself.
+  Object.setPrototypeOf(query, $);
+  return query as unknown as cheerio.CheerioAPI;
+}
+
+interface ElementIndex {
+  /** Elements with any of these keys (`tag:a`, `attr:role`), in document order. */
+  candidates(keys: readonly string[]): Element[];
+}
+
+/** Every element of the document by tag name and by attribute name, in the order a query visits them. */
+function elementIndex(roots: AnyNode[]): ElementIndex {
+  const byKey = new Map<string, Element[]>();
+  const add = (key: string, el: Element) => {
+    const list = byKey.get(key);
+    if (list) list.push(el);
+    else byKey.set(key, [el]);
+  };
+  const order = new Map<Element, number>();
+  // The same descent as domutils' findAll (what cheerio's find uses): into every node with children.
+  const walk = (nodes: AnyNode[]) => {
+    for (const n of nodes) {
+      if (isTag(n)) {
+        order.set(n, order.size);
+        add(`tag:${n.name.toLowerCase()}`, n);
+        for (const attr in n.attribs) add(`attr:${attr.toLowerCase()}`, n);
+      }
+      const children = childrenOf(n);
+      if (children?.length) walk(children);
+    }
+  };
+  for (const r of roots) walk(childrenOf(r) ?? []);
+  return {
+    candidates(keys) {
+      const lists = [...new Set(keys)].map((k) => byKey.get(k) ?? []);
+      if (lists.length === 1) return lists[0]!;
+      return [...new Set(lists.flat())].sort((a, b) => order.get(a)! - order.get(b)!);
+    },
+  };
+}
+
+/**
+ * What each comma part of a selector requires of the element it matches, as an index key: its tag
+ * (`img`, `form textarea` -> tag:img, tag:textarea) or else an attribute (`[role="main"]` ->
+ * attr:role, `.author` -> attr:class, `#top` -> attr:id). Null when some part can match any element
+ * (`*`, `:not(a)`) or carries a pseudo-class (jQuery's positional ones mean something else in a
+ * filter than in a search): such selectors walk the whole tree.
+ */
+export function subjectKeys(selector: string): string[] | null {
+  const keys: string[] = [];
+  let subject = ''; // the current part's text since its last combinator, brackets included
+  let depth = 0; // inside [...] or (...)
+  let quote = '';
+  const endPart = () => {
+    const key = keyOf(subject.trim());
+    subject = '';
+    if (key) keys.push(key);
+    return key !== null;
+  };
+  for (const ch of selector) {
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === '"' || ch === "'") quote = ch;
+    else if (ch === '[' || ch === '(') depth++;
+    else if (ch === ']' || ch === ')') depth--;
+    else if (depth === 0) {
+      if (ch === ':' || ch === '\\') return null;
+      if (ch === ',') {
+        if (!endPart()) return null;
+        continue;
+      }
+      if (/[\s>+~]/.test(ch)) {
+        if (subject.trim()) subject = ' '; // a combinator: what follows is the new subject
+        continue;
+      }
+    }
+    subject += ch;
+  }
+  if (quote || depth !== 0) return null;
+  return endPart() ? keys : null;
+}
+
+function keyOf(compound: string): string | null {
+  const tag = /^[a-z][a-z0-9-]*(?![\w|-])/i.exec(compound)?.[0];
+  if (tag) return `tag:${tag.toLowerCase()}`;
+  if (compound.startsWith('.')) return 'attr:class';
+  if (compound.startsWith('#')) return 'attr:id';
+  const attr = /^\[\s*([a-z_][\w.-]*)\s*(?:[~|^$*]?=|\])/i.exec(compound)?.[1];
+  return attr ? `attr:${attr.toLowerCase()}` : null;
+}
+
+const isTag = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+const childrenOf = (n: AnyNode): AnyNode[] | undefined => (n as { children?: AnyNode[] }).children;
+
+const derived = new WeakMap<cheerio.CheerioAPI, Map<unknown, unknown>>();
+
+/**
+ * `compute($)` once per parsed document, however many checks ask: the function itself is the key,
+ * so pass a module-level function, not a fresh closure. The value is shared: treat it as read-only.
+ */
+export function perDocument<T>($: cheerio.CheerioAPI, compute: ($: cheerio.CheerioAPI) => T): T {
+  let values = derived.get($);
+  if (!values) {
+    values = new Map();
+    derived.set($, values);
+  }
+  if (values.has(compute)) return values.get(compute) as T;
+  const value = compute($);
+  values.set(compute, value);
+  return value;
 }

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import { type JsonLdNode, structuredData } from '../checks/seo/lib/structured-data.ts';
+import { perDocument } from '../computed/document.ts';
 
 // Who wrote a page and when: answer engines weigh attributed, dated sources above anonymous
 // undated ones. Read from meta tags, microdata, common byline markup and JSON-LD.
@@ -25,7 +26,10 @@ function nameOf(value: unknown): string | null {
 const stringProp = (nodes: JsonLdNode[], key: string) =>
   nodes.map((n) => n[key]).find((v): v is string => typeof v === 'string') ?? null;
 
-export function authorship($: CheerioAPI): Authorship {
+/** Computed once per document. */
+export const authorship = ($: CheerioAPI): Authorship => perDocument($, readAuthorship);
+
+function readAuthorship($: CheerioAPI): Authorship {
   const nodes = structuredData($).nodes;
   const ldAuthor = nodes.map((n) => nameOf(n.author)).find((v) => v) ?? null;
   const meta = (sel: string) => $(sel).first().attr('content');

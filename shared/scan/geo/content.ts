@@ -6,7 +6,7 @@ import {
   isHiddenByMarkup,
   resolveUrl,
   textOf,
-  words,
+  wordCount,
 } from '../checks/content/lib/page.ts';
 import { loadDocument } from '../computed/document.ts';
 
@@ -167,7 +167,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     }
     if (name === 'p') {
       const text = collapse(textOf(el));
-      const n = words(text).length;
+      const n = wordCount(text);
       if (n > 0) {
         const passage = { text, words: n };
         passages.push(passage);
@@ -180,13 +180,13 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       return;
     }
     if (name === 'ul' || name === 'ol' || name === 'dl') counts.lists++;
-    if (name === 'li' && $(el).find('p, ul, ol, li').length === 0) {
+    if (name === 'li' && !hasDescendant(el, (d) => LIST_OR_PARAGRAPH.has(d.name))) {
       const text = collapse(textOf(el));
-      if (words(text).length >= LIST_PROSE_MIN_WORDS) prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
+      if (wordCount(text) >= LIST_PROSE_MIN_WORDS) prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
     }
     if (name === 'table') {
       counts.tables++;
-      if ($(el).find('th').length > 0) counts.tablesWithHeaders++;
+      if (hasDescendant(el, (d) => d.name === 'th')) counts.tablesWithHeaders++;
     }
     if (name === 'a') countLink(el);
     addText(' ');
@@ -198,14 +198,14 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     if (url && /^https?:$/.test(url.protocol) && url.host !== host) counts.outboundLinks++;
   };
   const countLinks = (el: Element) => {
-    $(el)
-      .find('a[href]')
-      .each((_, a) => countLink(a));
+    forDescendants(el, (d) => {
+      if (d.name === 'a' && d.attribs.href !== undefined) countLink(d);
+    });
   };
   if (root) for (const c of (root as Element).children ?? []) walk(c);
 
   sections.forEach((s, i) => {
-    s.words = words((sectionTexts[i] ?? []).join('')).length;
+    s.words = wordCount((sectionTexts[i] ?? []).join(''));
   });
   const all = collapse(sectionTexts.flat().join(''));
   const proseText = prose.join(' ');
@@ -220,7 +220,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       $(q).closest('figure').find('figcaption').length > 0,
   ).length;
   return {
-    words: words(all).length,
+    words: wordCount(all),
     passages,
     sections: sections.filter((s) => s.heading !== null || s.words > 0),
     headings,
@@ -228,11 +228,34 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     blockquotes: quotes.filter((q) => q.name === 'blockquote').length,
     inlineQuotes: quotes.filter((q) => q.name === 'q').length,
     attributedQuotes,
-    proseWords: words(proseText).length,
+    proseWords: wordCount(proseText),
     sentences: sentenceList.length,
     factSentences: sentenceList.filter(hasFact).length,
     figures: proseText.match(FIGURE)?.length ?? 0,
   };
+}
+
+// Element walks for the per-element questions of the walk above: a selector search per list item
+// or paragraph (`$(el).find(...)`) parsed and compiled its selector every time.
+const LIST_OR_PARAGRAPH = new Set(['p', 'ul', 'ol', 'li']);
+const isTag = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
+
+/** Calls `visit` for each element under `el`, in document order (what `$(el).find` visits). */
+function forDescendants(el: Element, visit: (d: Element) => void): void {
+  for (const c of el.children) {
+    if (isTag(c)) visit(c);
+    const children = (c as { children?: AnyNode[] }).children;
+    if (children?.length) forDescendants(c as Element, visit);
+  }
+}
+
+function hasDescendant(el: Element, test: (d: Element) => boolean): boolean {
+  for (const c of el.children) {
+    if (isTag(c) && test(c)) return true;
+    const children = (c as { children?: AnyNode[] }).children;
+    if (children?.length && hasDescendant(c as Element, test)) return true;
+  }
+  return false;
 }
 
 /** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */
@@ -240,7 +263,7 @@ export function sentences(text: string): string[] {
   return text
     .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“'‘(])/u)
     .map((s) => s.trim())
-    .filter((s) => words(s).length >= 3);
+    .filter((s) => wordCount(s) >= 3);
 }
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';
@@ -270,10 +293,7 @@ export function isSelfContained(p: Passage): boolean {
 export function startsDirect(p: Passage): boolean {
   const first = sentences(p.text)[0] ?? p.text;
   return (
-    !first.trim().endsWith('?') &&
-    !PREAMBLE.test(p.text) &&
-    !DANGLING.test(p.text) &&
-    words(first).length <= 40
+    !first.trim().endsWith('?') && !PREAMBLE.test(p.text) && !DANGLING.test(p.text) && wordCount(first) <= 40
   );
 }
 

@@ -1,6 +1,6 @@
 import { defineCheck, fail, notApplicable } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { bodyText, collapse, headings, textOf, words } from '../content/lib/page.ts';
+import { bodyText, collapse, headings, textOf, wordCount } from '../content/lib/page.ts';
 import { violations } from './lib/score.ts';
 
 // WCAG 1.3.1 and 2.4.6 (axe heading-order, empty-heading): screen-reader users jump between
@@ -55,7 +55,7 @@ export default defineCheck({
       styledAsHeading: fake,
     };
     if (list.length === 0 && fake.length === 0) {
-      if (words(bodyText($)).length < 50) return notApplicable('Page has too little text to need headings');
+      if (wordCount(bodyText($)) < 50) return notApplicable('Page has too little text to need headings');
       return fail('Page has no headings', evidence);
     }
     const problems = [

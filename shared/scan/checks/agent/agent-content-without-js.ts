@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { textOf, words } from '../content/lib/page.ts';
+import { textOf, wordCount } from '../content/lib/page.ts';
 
 // Markup of a client-rendered app shell: an empty mount point, or a <noscript> asking for JS.
 const APP_SHELL = /<div[^>]+id=["'](?:root|app|__next|__nuxt|svelte|ember-app)["'][^>]*>\s*<\/div>/i;
@@ -17,9 +17,9 @@ export default defineCheck({
     optionalArtifacts: ['Rendered'],
   },
   run({ Page, Rendered }) {
-    const raw = words(textOf(loadDocument(Page.html)('body').get(0))).length;
+    const raw = wordCount(textOf(loadDocument(Page.html)('body').get(0)));
     if (Rendered) {
-      const rendered = words(Rendered.visibleText).length;
+      const rendered = wordCount(Rendered.visibleText);
       if (rendered === 0) return fail('The rendered page shows no text', { rawWords: raw, renderedWords: 0 });
       const ratio = Math.min(1, raw / rendered);
       const evidence = { rawWords: raw, renderedWords: rendered, ratio };

@@ -1,6 +1,6 @@
 import { defineCheck, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { mainText, plural, words } from './lib/page.ts';
+import { mainText, plural, wordCount } from './lib/page.ts';
 
 // Thin pages rarely answer a visitor's question or rank. Yoast's text-length assessment, widely
 // used as a content yardstick, wants at least 300 words of body copy; we score linearly up to
@@ -17,7 +17,7 @@ export default defineCheck({
     requiredArtifacts: ['Page'],
   },
   run({ Page }) {
-    const count = words(mainText(loadDocument(Page.html))).length;
+    const count = wordCount(mainText(loadDocument(Page.html)));
     const evidence = { words: count };
     if (count >= TARGET * 0.9) return graded(1, `Main content has ${count} words`, evidence);
     return graded(

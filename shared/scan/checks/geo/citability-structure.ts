@@ -1,7 +1,7 @@
 import { defineCheck, fail, graded } from '../../check.ts';
 import { contentProfile, sentences } from '../../geo/content.ts';
 import { proseVolume, READABLE } from '../../geo/rubric.ts';
-import { words } from '../content/lib/page.ts';
+import { wordCount } from '../content/lib/page.ts';
 
 /** 1 at or under `good`, falling linearly to 0 at `poor`. */
 const under = (value: number, good: number, poor: number) =>
@@ -25,7 +25,7 @@ export default defineCheck({
       : p.words;
     const prose = p.passages.map((x) => x.text).join(' ');
     const sentenceCount = sentences(prose).length;
-    const avgSentence = sentenceCount ? words(prose).length / sentenceCount : avgPassage;
+    const avgSentence = sentenceCount ? wordCount(prose) / sentenceCount : avgPassage;
     const parts = {
       headings: subheadings >= 2 ? 0.25 : subheadings === 1 ? 0.12 : 0,
       listsOrTables: p.lists + p.tables > 0 ? 0.2 : 0,

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { perDocument } from '../../../computed/document.ts';
 
 // Read-only helpers over a parsed page, shared by the checks of several dimensions. The parsed
 // document is cached and shared between checks, so nothing here mutates it.
@@ -45,9 +46,9 @@ export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NO
 
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-export function bodyText($: CheerioAPI): string {
-  return textOf($('body').get(0));
-}
+/** The body's rendered text (computed once per document). */
+export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyText);
+const readBodyText = ($: CheerioAPI) => textOf($('body').get(0));
 
 const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
 
@@ -55,15 +56,75 @@ const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
  * The page's main content: <main> / role=main / a single <article> when marked up, else the body
  * without its header, nav, footer and aside (so boilerplate does not count as content).
  */
-export function mainText($: CheerioAPI): string {
+export const mainText = ($: CheerioAPI): string => perDocument($, readMainText);
+function readMainText($: CheerioAPI): string {
   const marked =
     $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
   return marked ? textOf(marked) : textOf($('body').get(0), NOT_MAIN);
 }
 
-/** Words of a text: runs of letters or digits (apostrophes and inner hyphens kept). */
+/**
+ * Words of a text: runs of letters or digits (apostrophes and inner hyphens kept), exactly what
+ * /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*\/gu matches. Counted by a scan with a per-character
+ * table instead: checks count the words of the same long texts many times, and the Unicode-class
+ * regex was the dearest single step of scoring a long page.
+ */
 export function words(text: string): string[] {
-  return text.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? [];
+  const out: string[] = [];
+  scanWords(text, out);
+  return out;
+}
+
+/** wordCount(text), without building the list. */
+export const wordCount = (text: string): number => scanWords(text, null);
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+const bmpClass = new Uint8Array(0x10000); // 0 not yet looked up, 1 letter or digit, 2 neither
+
+/** Length in UTF-16 units of the letter or digit at `i`, 0 when there is none. */
+function wordCharAt(s: string, i: number): number {
+  const c = s.charCodeAt(i);
+  if (c < 0xd800 || c > 0xdfff) {
+    let k = bmpClass[c]!;
+    if (k === 0) {
+      k = LETTER_OR_DIGIT.test(String.fromCharCode(c)) ? 1 : 2;
+      bmpClass[c] = k;
+    }
+    return k === 1 ? 1 : 0;
+  }
+  const cp = s.codePointAt(i)!;
+  return cp > 0xffff && LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? 2 : 0;
+}
+
+const isJoiner = (c: number) => c === 39 || c === 0x2019 || c === 45; // ' ’ -
+
+function scanWords(s: string, out: string[] | null): number {
+  let n = 0;
+  let i = 0;
+  let k = 0;
+  while (i < s.length) {
+    k = wordCharAt(s, i);
+    if (k === 0) {
+      i++;
+      continue;
+    }
+    const start = i;
+    i += k;
+    for (;;) {
+      for (k = wordCharAt(s, i); k > 0 && i < s.length; k = wordCharAt(s, i)) i += k;
+      if (i + 1 < s.length && isJoiner(s.charCodeAt(i))) {
+        k = wordCharAt(s, i + 1);
+        if (k > 0) {
+          i += 1 + k;
+          continue;
+        }
+      }
+      break;
+    }
+    n++;
+    out?.push(s.slice(start, i));
+  }
+  return n;
 }
 
 export interface Heading {
@@ -73,7 +134,8 @@ export interface Heading {
 }
 
 /** h1-h6 and role=heading elements in document order (aria-level honoured, default 2). */
-export function headings($: CheerioAPI): Heading[] {
+export const headings = ($: CheerioAPI): readonly Heading[] => perDocument($, readHeadings);
+function readHeadings($: CheerioAPI): Heading[] {
   const out: Heading[] = [];
   $('h1, h2, h3, h4, h5, h6, [role="heading"]').each((_, el) => {
     if (isHiddenByMarkup(el)) return;
@@ -123,7 +185,12 @@ export function isRealHref(href: string | undefined): boolean {
 }
 
 /** Inline CSS of the page: every <style> block plus every style attribute. */
-export function inlineCss($: CheerioAPI): { blocks: string[]; attributes: { el: Element; css: string }[] } {
+export const inlineCss = ($: CheerioAPI): InlineCss => perDocument($, readInlineCss);
+interface InlineCss {
+  readonly blocks: readonly string[];
+  readonly attributes: readonly { el: Element; css: string }[];
+}
+function readInlineCss($: CheerioAPI): InlineCss {
   const blocks = $('style')
     .map((_, el) => $(el).text())
     .get();
@@ -173,13 +240,14 @@ export interface Section {
 }
 
 /** Main-content text split at each heading, with its word count (header, nav, footer left out). */
-export function sections($: CheerioAPI): Section[] {
+export const sections = ($: CheerioAPI): readonly Section[] => perDocument($, readSections);
+function readSections($: CheerioAPI): Section[] {
   const out: Section[] = [{ heading: null, level: 0, words: 0 }];
   const root = $('main, [role="main"]').get(0) ?? $('body').get(0);
   const walk = (n: AnyNode) => {
     if (n.type === 'text') {
       const current = out[out.length - 1] as Section;
-      current.words += words((n as unknown as { data: string }).data).length;
+      current.words += wordCount((n as unknown as { data: string }).data);
       return;
     }
     if (!isElement(n) || NOT_MAIN.has(n.name) || isHiddenByMarkup(n)) return;

@@ -1,10 +1,23 @@
-import { words } from './page.ts';
+import { wordCount as countWords, words } from './page.ts';
 
 // Flesch reading ease (Flesch 1948): 206.835 - 1.015 * words/sentence - 84.6 * syllables/word.
 // Calibrated for English only; 60-70 is "plain English", below 30 "very difficult".
 
+// Words repeat: a long page has a few thousand distinct ones among tens of thousands.
+const known = new Map<string, number>();
+
 /** Syllables of an English word by the usual vowel-group heuristic (good to about +-1). */
 export function syllables(word: string): number {
+  let n = known.get(word);
+  if (n === undefined) {
+    if (known.size >= 50_000) known.clear();
+    n = countSyllables(word);
+    known.set(word, n);
+  }
+  return n;
+}
+
+function countSyllables(word: string): number {
   let w = word.toLowerCase().replace(/[^a-z]/g, '');
   if (w.length === 0) return 0;
   if (w.length <= 3) return 1;
@@ -31,7 +44,7 @@ export function fleschReadingEase(text: string): Readability {
   for (const line of text.split('\n')) {
     const lineWords = words(line);
     if (lineWords.length < 3) continue;
-    const sentences = line.split(/[.!?]+(?=\s|$)/).filter((s) => words(s).length > 0);
+    const sentences = line.split(/[.!?]+(?=\s|$)/).filter((s) => countWords(s) > 0);
     sentenceCount += Math.max(1, sentences.length);
     wordCount += lineWords.length;
     for (const w of lineWords) syllableCount += syllables(w);

@@ -1,6 +1,7 @@
 import type { CheerioAPI } from 'cheerio';
+import { perDocument } from '../../../computed/document.ts';
 
-// JSON-LD blocks of a page, parsed once per check: every node with an @type (top level, @graph
+// JSON-LD blocks of a page, parsed once per document (shared by every check: read-only): every node with an @type (top level, @graph
 // members and nested values) flattened into one list.
 
 export type JsonLdNode = Record<string, unknown> & { '@type'?: unknown };
@@ -37,7 +38,9 @@ export function typesOf(node: JsonLdNode): string[] {
     .map((x) => x.replace(/^https?:\/\/schema\.org\//, ''));
 }
 
-export function structuredData($: CheerioAPI): StructuredData {
+export const structuredData = ($: CheerioAPI): StructuredData => perDocument($, readStructuredData);
+
+function readStructuredData($: CheerioAPI): StructuredData {
   const errors: string[] = [];
   const nodes: JsonLdNode[] = [];
   let blocks = 0;
