@@ -1,16 +1,19 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { gatherLighthouse } from '../../shared/scan/gatherers/lighthouse.ts';
+import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
 import { createLighthouseRunner, lighthouseStats } from '../../worker/browser/lighthouse.ts';
-import { findProcesses } from '../../worker/browser/processes.ts';
+import { createBrowserPool, type WorkerBrowserPool } from '../../worker/browser/pool.ts';
+import { groupMembers } from '../../worker/browser/processes.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
+
+// Lighthouse in a warm child process that drives the pool's browser: one child and one Chromium
+// for any number of runs (and the renders beside them), a hard deadline per run that kills the
+// child and closes its page, and nothing left when the worker dies.
 
 const chromium = findChromium();
 const skip = skipUnlessBrowser(chromium);
@@ -23,9 +26,11 @@ const waitFor = async (cond: () => boolean, ms: number) => {
 
 const isDeadline = (err: unknown) => err instanceof BrowserError && err.code === 'deadline_exceeded';
 
-describe('Lighthouse in a child process', { skip }, () => {
+describe('Lighthouse in a warm child process', { skip }, () => {
   let site: FixtureServer;
-  let profileRoot: string;
+  let pool: WorkerBrowserPool;
+  /** Requests to /slow whose connection is still open (the page that asked is still loading). */
+  let slowOpen = 0;
 
   before(async () => {
     site = await startFixtureServer({
@@ -38,91 +43,147 @@ describe('Lighthouse in a child process', { skip }, () => {
               '<body><h1>Hello</h1><p>A small page served from 127.0.0.1.</p><img src="/a.png"></body></html>',
           );
         },
-        '/slow': () => {}, // never answers: Lighthouse waits until we kill it
+        // Never answers: Lighthouse waits until we kill it.
+        '/slow': (req) => {
+          slowOpen++;
+          req.socket.once('close', () => slowOpen--);
+        },
       },
     });
-    // Profiles go here, so "no Chromium left" can be checked by this path alone.
-    profileRoot = mkdtempSync(path.join(os.tmpdir(), 'sl-lh-test-'));
+    pool = createBrowserPool({
+      policy: createUrlPolicy(`127.0.0.1:${site.port}`),
+      chromiumPath: chromium!.path,
+    });
   });
 
   after(async () => {
+    await pool?.close();
     await site?.close();
-    if (profileRoot) rmSync(profileRoot, { recursive: true, force: true });
   });
-
-  const runner = () =>
-    createLighthouseRunner({
-      policy: createUrlPolicy(`127.0.0.1:${site.port}`),
-      chromiumPath: chromium!.path,
-      profileRoot,
-    });
 
   it('returns the four category scores and reduced audits for a local page', async () => {
-    const a = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner());
-    assert.equal(a.lighthouseVersion, '12.8.2');
-    assert.deepEqual(Object.keys(a.categories).sort(), [
-      'accessibility',
-      'best-practices',
-      'performance',
-      'seo',
-    ]);
-    for (const [id, score] of Object.entries(a.categories))
-      assert.ok(typeof score === 'number' && score >= 0 && score <= 1, id);
-    assert.equal(a.audits['image-alt']?.score, 0, 'the image without alt fails');
-    assert.equal(a.audits['document-title']?.score, 1);
-    assert.equal(typeof a.audits['largest-contentful-paint']?.numericValue, 'number');
-    assert.equal(a.runtimeError, undefined);
-    assert.ok(
-      site.hits.some((h) => h.url === '/'),
-      'Lighthouse loaded the page',
-    );
+    const runner = createLighthouseRunner({ pool });
+    try {
+      const a = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);
+      assert.equal(a.lighthouseVersion, '12.8.2');
+      assert.deepEqual(Object.keys(a.categories).sort(), [
+        'accessibility',
+        'best-practices',
+        'performance',
+        'seo',
+      ]);
+      for (const [id, score] of Object.entries(a.categories))
+        assert.ok(typeof score === 'number' && score >= 0 && score <= 1, id);
+      assert.equal(a.audits['image-alt']?.score, 0, 'the image without alt fails');
+      assert.equal(a.audits['document-title']?.score, 1);
+      assert.equal(typeof a.audits['largest-contentful-paint']?.numericValue, 'number');
+      assert.equal(a.runtimeError, undefined);
+      assert.ok(
+        site.hits.some((h) => h.url === '/'),
+        'Lighthouse loaded the page',
+      );
+    } finally {
+      await runner.close();
+    }
   });
 
-  it('kills the child and its Chromium at the deadline and leaves nothing behind', async () => {
-    const killedBefore = lighthouseStats.killed;
-    await assert.rejects(
-      gatherLighthouse({ url: `${site.origin}/slow`, timeoutMs: 4000 }, runner()),
-      isDeadline,
-    );
-    assert.equal(lighthouseStats.killed, killedBefore + 1);
-    assert.equal(findProcesses(profileRoot).length, 0, 'no process uses a profile under the test root');
-    assert.deepEqual(readdirSync(profileRoot), [], 'the throwaway profile was removed');
+  it('keeps one child and the render’s browser across runs, with the same results each time', async () => {
+    const runner = createLighthouseRunner({ pool });
+    const started = lighthouseStats.childrenStarted;
+    let pid: number | undefined;
+    try {
+      const first = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);
+      pid = runner.pid;
+      assert.ok(pid, 'the child stays up after its run');
+      const rendered = await gatherRendered({ url: site.url }, pool);
+      assert.equal(rendered.title, 'Small page');
+      const second = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);
+      assert.equal(runner.pid, pid, 'the same child ran both');
+      assert.equal(lighthouseStats.childrenStarted, started + 1);
+      assert.equal(pool.stats.launches, 1, 'one Chromium for every run and the render');
+      // Per-run state (console messages, issues, image sizes) starts afresh in a warm child.
+      for (const id of ['accessibility', 'best-practices', 'seo'])
+        assert.equal(second.categories[id], first.categories[id], id);
+      assert.deepEqual(
+        Object.fromEntries(Object.entries(second.audits).map(([k, v]) => [k, v.score !== null])),
+        Object.fromEntries(Object.entries(first.audits).map(([k, v]) => [k, v.score !== null])),
+      );
+    } finally {
+      await runner.close();
+    }
+    assert.equal(runner.pid, undefined);
+    assert.equal(groupMembers(pid!).length, 0, 'closing the runner ends its child');
+  });
+
+  it('at the deadline kills the child, closes its page in the shared browser, and the next run gets a new child', async () => {
+    const runner = createLighthouseRunner({ pool });
+    try {
+      const killedBefore = lighthouseStats.killed;
+      const run = gatherLighthouse({ url: `${site.origin}/slow`, timeoutMs: 20_000 }, runner);
+      run.catch(() => {}); // asserted below
+      assert.ok(await waitFor(() => runner.pid !== undefined, 10_000), 'the child started');
+      const pid = runner.pid!;
+      assert.ok(await waitFor(() => slowOpen > 0, 20_000), 'the page is loading');
+      await assert.rejects(run, isDeadline);
+      assert.equal(lighthouseStats.killed, killedBefore + 1);
+      assert.equal(groupMembers(pid).length, 0, 'the child and its process group are gone');
+      assert.ok(await waitFor(() => slowOpen === 0, 10_000), 'the killed run’s page was closed');
+      assert.ok(pool.stats.browserRunning, 'the browser serves on');
+      const next = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);
+      assert.equal(next.runtimeError, undefined);
+      assert.notEqual(runner.pid, pid, 'a new child');
+    } finally {
+      await runner.close();
+    }
   });
 
   it('runs one at a time; a scan whose deadline passes while it waits never starts', async () => {
-    const r = runner();
-    const runsBefore = lighthouseStats.runs;
-    const first = r.run(`${site.origin}/slow`, { timeoutMs: 3000 });
-    const second = r.run(site.url, { signal: AbortSignal.timeout(500) });
-    await assert.rejects(second, isDeadline);
-    assert.equal(lighthouseStats.running, 1);
-    await assert.rejects(first, isDeadline);
-    assert.equal(lighthouseStats.runs, runsBefore + 1, 'the expired run was never started');
-    assert.ok(existsSync(profileRoot));
-    assert.equal(findProcesses(profileRoot).length, 0);
+    const r = createLighthouseRunner({ pool });
+    try {
+      const runsBefore = lighthouseStats.runs;
+      const first = r.run(`${site.origin}/slow`, { timeoutMs: 3000 });
+      const second = r.run(site.url, { signal: AbortSignal.timeout(500) });
+      await assert.rejects(second, isDeadline);
+      assert.equal(lighthouseStats.running, 1);
+      await assert.rejects(first, isDeadline);
+      assert.equal(lighthouseStats.runs, runsBefore + 1, 'the expired run was never started');
+    } finally {
+      await r.close();
+    }
   });
 
-  it('a worker killed mid-run (SIGKILL) leaves no Chromium and no profile behind', async () => {
+  it('a worker killed mid-run (SIGKILL) leaves neither the Lighthouse child nor Chromium behind', async () => {
     // A stand-in worker process that starts a run and is then killed without any chance to clean up.
     const script = `
       import { createUrlPolicy } from './shared/net/url-policy.ts';
+      import { createBrowserPool } from './worker/browser/pool.ts';
       import { createLighthouseRunner } from './worker/browser/lighthouse.ts';
-      const r = createLighthouseRunner({ policy: createUrlPolicy('127.0.0.1:${site.port}'),
-        chromiumPath: ${JSON.stringify(chromium!.path)}, profileRoot: ${JSON.stringify(profileRoot)} });
-      r.run('${site.origin}/slow', { timeoutMs: 60000 }).catch(() => {});`;
+      const pool = createBrowserPool({ policy: createUrlPolicy('127.0.0.1:${site.port}'),
+        chromiumPath: ${JSON.stringify(chromium!.path)} });
+      const r = createLighthouseRunner({ pool });
+      r.run('${site.origin}/slow', { timeoutMs: 60000 }).catch(() => {});
+      const t = setInterval(() => {
+        if (r.pid && pool.stats.pids[0]) { console.log('pids', r.pid, pool.stats.pids[0]); clearInterval(t); }
+      }, 50);`;
     const worker = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
-      stdio: 'ignore',
+      stdio: ['ignore', 'pipe', 'inherit'],
     });
-    const browsers = () => findProcesses(`--user-data-dir=${profileRoot}`);
+    const [child, browser] = await new Promise<number[]>((resolve, reject) => {
+      let out = '';
+      worker.stdout!.on('data', (b) => {
+        out += b;
+        const m = /pids (\d+) (\d+)/.exec(out);
+        if (m) resolve([Number(m[1]), Number(m[2])]);
+      });
+      worker.once('exit', () => reject(new Error(`worker exited early: ${out}`)));
+    });
     try {
-      assert.ok(await waitFor(() => browsers().length > 0, 20_000), 'Chromium started');
+      assert.ok(await waitFor(() => slowOpen > 0, 30_000), 'the run is under way');
+      assert.ok(groupMembers(child!).length > 0 && groupMembers(browser!).length > 0);
     } finally {
       worker.kill('SIGKILL');
     }
-    assert.ok(await waitFor(() => browsers().length === 0, 10_000), 'no Chromium left');
-    assert.ok(
-      await waitFor(() => readdirSync(profileRoot).length === 0, 5_000),
-      `profile removed: ${readdirSync(profileRoot, { recursive: true }).slice(0, 10).join(', ')}`,
-    );
+    assert.ok(await waitFor(() => groupMembers(child!).length === 0, 10_000), 'no Lighthouse child left');
+    assert.ok(await waitFor(() => groupMembers(browser!).length === 0, 10_000), 'no Chromium left');
   });
 });

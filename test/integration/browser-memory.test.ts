@@ -156,13 +156,16 @@ describe('browser memory budget', { skip }, () => {
 
   it('over the budget a Lighthouse run is stopped with memory_budget_exceeded', async () => {
     const tiny = new MemoryGuard(64, 100);
-    const lighthouse = createLighthouseRunner({
-      policy: createUrlPolicy(`127.0.0.1:${site.port}`),
-      memory: tiny,
-    });
-    await assert.rejects(lighthouse.run(site.url, { timeoutMs: 60_000 }), (err: BrowserError) => {
-      assert.equal(err.code, 'memory_budget_exceeded');
-      return true;
-    });
+    const small = createBrowserPool({ policy: createUrlPolicy(`127.0.0.1:${site.port}`), memory: tiny });
+    const lighthouse = createLighthouseRunner({ pool: small, memory: tiny });
+    try {
+      await assert.rejects(lighthouse.run(site.url, { timeoutMs: 60_000 }), (err: BrowserError) => {
+        assert.equal(err.code, 'memory_budget_exceeded');
+        return true;
+      });
+    } finally {
+      await lighthouse.close();
+      await small.close();
+    }
   });
 });

@@ -1,94 +1,62 @@
-// One Lighthouse run in its own process (spawned by worker/browser/lighthouse.ts, which owns the
-// deadline and kills this process group on expiry). Plain ESM, started with bare `node`: loading
-// Lighthouse through the tsx loader would add about a second to every run.
+// Lighthouse runs in this process, kept warm across runs by worker/browser/lighthouse.ts (which
+// owns each run's deadline and kills this process group when one expires). Plain ESM, started
+// with bare `node`: loading Lighthouse through the tsx loader would add about a second.
 //
-// Protocol (IPC): the parent sends one job
-//   { url, chromiumPath, chromeFlags: string[], userDataDir, categories: string[], maxWaitForLoad: number }
-// and receives { type: 'result', lhr } (audit details stripped) or { type: 'error', message }.
-import { spawn } from 'node:child_process';
-import { rmSync } from 'node:fs';
+// Protocol (IPC), one job at a time: the parent sends
+//   { url, port, proxyUrl, categories: string[], maxWaitForLoad: number }
+// (port: the DevTools port of the browser to use, on 127.0.0.1; proxyUrl: the policy proxy for
+// the run's traffic). We answer { type: 'context', id } once the run's browser context exists
+// (so the parent can close it if it has to kill us), then { type: 'result', lhr } (audit details
+// stripped) or { type: 'error', message }.
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 
-const LAUNCH_TIMEOUT_MS = 30_000;
-let chrome = null;
-let profile = null;
-
-function killChrome() {
-  try {
-    chrome?.kill('SIGKILL');
-  } catch {
-    // already gone
-  }
-}
-
-let exiting = false;
-
-/**
- * Ends the run: kills Chromium and exits. When the parent is gone (even killed by SIGKILL) nobody
- * else will clean up, so we also remove the profile and end our whole process group, which
- * takes any Chromium helper still running with it.
- */
-function shutdown(code) {
-  if (exiting) return;
-  exiting = true;
-  const orphaned = !process.connected;
-  let ended = false;
-  const end = () => {
-    if (ended) return;
-    ended = true;
-    if (!orphaned) process.exit(code); // the parent kills our group and removes the profile
-    try {
-      if (profile) rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
-    } finally {
-      try {
-        process.kill(-process.pid, 'SIGKILL'); // we lead the group (spawned detached)
-      } catch {
-        process.exit(code);
-      }
-    }
+// Loaded now, while the parent finds or launches the browser: the first run does not wait for it.
+// Besides the public entry point, the parts it is made of (Lighthouse is pinned to an exact
+// version in package.json): `lighthouse()` resolves its configuration on every call, which costs
+// about a second (mostly formatting every audit's strings to validate them), so a warm process
+// resolves it once and gives each run fresh gatherer instances (they keep per-run state).
+// puppeteer-core is the one Lighthouse itself depends on (not one of ours), to open a context.
+const requireFromLighthouse = createRequire(import.meta.resolve('lighthouse'));
+const lighthouseModule = (sub) => import(`lighthouse/${sub}`);
+const loading = Promise.all([
+  import(pathToFileURL(requireFromLighthouse.resolve('puppeteer-core')).href).then((m) => m.default),
+  import(pathToFileURL(requireFromLighthouse.resolve('lighthouse-logger')).href).then((m) => m.default),
+  lighthouseModule('core/runner.js'),
+  lighthouseModule('core/gather/navigation-runner.js'),
+  lighthouseModule('core/gather/driver.js'),
+  lighthouseModule('core/gather/base-artifacts.js'),
+  lighthouseModule('core/config/config.js'),
+  lighthouseModule('core/lib/url-utils.js'),
+]).then(([puppeteer, log, runner, navigation, driver, base, config, url]) => {
+  log.setLevel('error');
+  return {
+    puppeteer,
+    Runner: runner.Runner,
+    navigation,
+    Driver: driver.Driver,
+    finalizeArtifacts: base.finalizeArtifacts,
+    initializeConfig: config.initializeConfig,
+    UrlUtils: url.default,
   };
-  if (chrome && chrome.exitCode === null && chrome.signalCode === null) {
-    chrome.once('exit', end);
-    setTimeout(end, 3000); // in case the exit event never comes
-    killChrome();
-  } else end();
-}
+});
+loading.catch(() => {}); // reported by the first job
 
-process.on('disconnect', () => shutdown(1));
+// The parent gone (even killed by SIGKILL): nobody needs us any more.
+process.on('disconnect', () => process.exit(1));
 
-/** Starts Chromium in this process group; resolves with its DevTools port. */
-function launchChrome(path, flags) {
-  return new Promise((resolve, reject) => {
-    chrome = spawn(path, [...flags, '--remote-debugging-port=0', 'about:blank'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let output = '';
-    const timer = setTimeout(
-      () => fail(new Error('Chromium did not open its DevTools port in time')),
-      LAUNCH_TIMEOUT_MS,
-    );
-    function fail(err) {
-      clearTimeout(timer);
-      killChrome();
-      reject(err);
-    }
-    const onExit = (code, signal) =>
-      fail(new Error(`Chromium exited during start-up (${signal ?? code}): ${output.slice(-1000)}`));
-    const onData = (chunk) => {
-      output = (output + chunk).slice(-8000);
-      const m = /DevTools listening on ws:\/\/[^:/]+:(\d+)\//.exec(output);
-      if (m) {
-        clearTimeout(timer);
-        chrome.stderr.off('data', onData);
-        chrome.stderr.resume(); // keep draining so Chromium never blocks on a full pipe
-        chrome.off('exit', onExit); // only ours: shutdown() may be waiting for this exit too
-        resolve(Number(m[1]));
-      }
-    };
-    chrome.on('error', fail);
-    chrome.on('exit', onExit);
-    chrome.stderr.setEncoding('utf8');
-    chrome.stderr.on('data', onData);
-  });
+let browser = null;
+let browserPort = 0;
+
+/** One DevTools connection per browser, kept across runs (the pool relaunches a crashed one). */
+async function connect(puppeteer, port) {
+  if (browser?.connected && browserPort === port) return browser;
+  const old = browser;
+  browser = null;
+  await old?.disconnect().catch(() => {});
+  browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${port}`, defaultViewport: null });
+  browserPort = port;
+  return browser;
 }
 
 /** The report without audit details (the bulk of it; checks use scores and values). */
@@ -118,30 +86,81 @@ function slim(lhr) {
   };
 }
 
-function reply(message, code) {
-  if (!process.connected) return shutdown(1);
-  // Lighthouse leaves handles open for a few seconds after a run; we are done now.
-  process.send(message, () => shutdown(code));
+/** Resolved configurations by their flags (a worker uses one or two: the deadline sets maxWaitForLoad). */
+const configs = new Map();
+
+/** The resolved configuration for these flags, with fresh gatherer instances and settings. */
+async function configFor(lh, flags) {
+  const key = JSON.stringify(flags);
+  let resolving = configs.get(key);
+  if (!resolving) {
+    resolving = lh.initializeConfig('navigation', undefined, flags).then((r) => r.resolvedConfig);
+    resolving.catch(() => configs.delete(key));
+    configs.set(key, resolving);
+  }
+  const resolved = await resolving;
+  return {
+    ...resolved,
+    settings: structuredClone(resolved.settings),
+    artifacts: resolved.artifacts?.map((a) => ({
+      ...a,
+      gatherer: { ...a.gatherer, instance: new a.gatherer.implementation() },
+    })),
+  };
 }
 
-process.once('message', async (job) => {
-  profile = job.userDataDir;
+/** What `lighthouse(url, flags, undefined, page)` does (core/index.js, navigationGather), minus the config. */
+async function navigation(lh, url, flags, page) {
+  const resolvedConfig = await configFor(lh, flags);
+  const computedCache = new Map();
+  const options = { resolvedConfig, computedCache };
+  const artifacts = await lh.Runner.gather(async () => {
+    const driver = new lh.Driver(page);
+    const context = { driver, page, resolvedConfig, requestor: lh.UrlUtils.normalizeUrl(url), computedCache };
+    const { baseArtifacts } = await lh.navigation._setup(context);
+    const gathered = await lh.navigation._navigation({ ...context, baseArtifacts });
+    await lh.navigation._cleanup(context);
+    return lh.finalizeArtifacts(baseArtifacts, gathered);
+  }, options);
+  return lh.Runner.audit(artifacts, options);
+}
+
+async function run(job) {
+  const lh = await loading;
+  const b = await connect(lh.puppeteer, job.port);
+  // A fresh context per run, as a fresh profile is for the Lighthouse CLI: no cookies, cache or
+  // storage from earlier runs, and its own proxy.
+  const context = await b.createBrowserContext({
+    proxyServer: job.proxyUrl,
+    proxyBypassList: ['<-loopback>'],
+  });
+  process.send({ type: 'context', id: context.id });
   try {
-    // Loading Lighthouse and starting Chromium overlap.
-    const [lighthouse, port] = await Promise.all([
-      import('lighthouse').then((m) => m.default),
-      launchChrome(job.chromiumPath, job.chromeFlags),
-    ]);
-    const result = await lighthouse(job.url, {
-      port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: job.categories,
-      maxWaitForLoad: job.maxWaitForLoad,
-    });
+    const page = await context.newPage();
+    const result = await navigation(
+      lh,
+      job.url,
+      {
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: job.categories,
+        maxWaitForLoad: job.maxWaitForLoad,
+      },
+      page,
+    );
     if (!result) throw new Error('Lighthouse returned no result');
-    reply({ type: 'result', lhr: slim(result.lhr) }, 0);
-  } catch (err) {
-    reply({ type: 'error', message: err instanceof Error ? err.message : String(err) }, 1);
+    return slim(result.lhr);
+  } finally {
+    await context.close().catch(() => {});
   }
+}
+
+process.on('message', async (job) => {
+  let message;
+  try {
+    message = { type: 'result', lhr: await run(job) };
+  } catch (err) {
+    message = { type: 'error', message: err instanceof Error ? err.message : String(err) };
+  }
+  if (process.connected) process.send(message);
 });

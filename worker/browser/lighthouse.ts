@@ -1,31 +1,30 @@
-import { spawn } from 'node:child_process';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
-import { startPolicyProxy } from '../../shared/net/policy-proxy.ts';
-import type { UrlPolicy } from '../../shared/net/url-policy.ts';
 import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
-import { BrowserError, launchArgs, requireChromium } from './chromium.ts';
+import { BrowserError } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
+import type { DevtoolsSession, WorkerBrowserPool } from './pool.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
 
-// Lighthouse runs in a child process, one at a time per worker process (its maintainers: never
-// two runs on one machine at once; scale out instead), each with a hard deadline. The child and
-// the Chromium it starts share a process group that we kill as a whole, so an expired or failed
-// run leaves nothing behind. Traffic goes through a policy proxy started for the run.
+// Lighthouse runs in a child process that stays warm across runs (Node started and Lighthouse
+// imported once, not per scan), one run at a time per worker process (its maintainers: never two
+// runs on one machine at once; scale out instead), each with a hard deadline. It has no browser of
+// its own: each run connects to the pool's Chromium (the one the render uses) inside a DevTools
+// session and audits the page in a fresh browser context of it, with the session's policy proxy.
+// A run that expires, or a child that dies or goes over the memory budget, is killed with its
+// whole process group (it leads one) and its browser context closed; the next run starts a new
+// child. Idle, the child keeps nobody alive: the parent's exit, even by SIGKILL, ends it.
 
 const CHILD = fileURLToPath(new URL('./lighthouse-child.mjs', import.meta.url));
 export const LIGHTHOUSE_CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
 const DEFAULT_TIMEOUT_MS = 90_000;
 
 export interface LighthouseRunnerOptions {
-  policy: UrlPolicy;
-  chromiumPath?: string; // default: findChromium()
-  profileRoot?: string; // where throwaway profiles go; default the OS temp dir
+  /** The browser Lighthouse drives (the render's). */
+  pool: WorkerBrowserPool;
   categories?: string[];
-  /** Watches the run's processes (the child and its Chromium) against BROWSER_MEMORY_BUDGET_MB. */
+  /** Watches the child's process group against BROWSER_MEMORY_BUDGET_MB (the pool watches the browser). */
   memory?: MemoryGuard;
 }
 
@@ -34,6 +33,7 @@ const turn = pLimit(1);
 const childGroups = new Set<number>();
 let runs = 0;
 let killed = 0;
+let started = 0;
 
 export const lighthouseStats = {
   get running() {
@@ -45,13 +45,17 @@ export const lighthouseStats = {
   get runs() {
     return runs;
   },
-  /** Runs ended by their deadline. */
+  /** Runs ended by their deadline (or the memory budget). */
   get killed() {
     return killed;
   },
+  /** Child processes started: one per worker while runs succeed, plus one after each kill. */
+  get childrenStarted() {
+    return started;
+  },
 };
 
-// A worker exiting mid-run takes the run's process group with it.
+// A worker exiting takes its Lighthouse children with it.
 process.on('exit', () => {
   for (const pgid of childGroups) killGroup(pgid);
 });
@@ -63,101 +67,180 @@ function deadline(reason: unknown, what: string): BrowserError {
   });
 }
 
-interface ChildMessage {
-  type: 'result' | 'error';
-  lhr?: SlimLhr;
-  message?: string;
-}
+type ChildMessage =
+  | { type: 'context'; id: string }
+  | { type: 'result'; lhr: SlimLhr }
+  | { type: 'error'; message: string };
 
-async function runOnce(
-  url: string,
-  runner: LighthouseRunnerOptions,
-  signal: AbortSignal,
-  timeoutMs: number,
-): Promise<SlimLhr> {
-  if (signal.aborted) throw deadline(signal.reason, 'Lighthouse');
-  const chromiumPath = runner.chromiumPath ?? requireChromium().path;
-  const proxy = await startPolicyProxy(runner.policy);
-  const profile = await mkdtemp(path.join(runner.profileRoot ?? os.tmpdir(), 'sightline-lh-'));
-  // detached: the child leads a new process group that its Chromium joins.
-  const child = spawn(process.execPath, ['--max-old-space-size=768', CHILD], {
-    detached: true,
-    stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
-  });
-  const pgid = child.pid;
-  if (pgid) childGroups.add(pgid);
-  runs++;
-  try {
-    return await new Promise<SlimLhr>((resolve, reject) => {
-      let stderr = '';
-      const timer = setTimeout(
-        () => expire(new BrowserError('deadline_exceeded', `Lighthouse exceeded ${timeoutMs} ms.`)),
-        timeoutMs,
-      );
-      const onAbort = () => expire(deadline(signal.reason, 'Lighthouse'));
-      signal.addEventListener('abort', onAbort, { once: true });
-      const unwatch = pgid && runner.memory ? runner.memory.watch(pgid, (err) => expire(err)) : () => {};
-      const settle = () => {
-        unwatch();
-        clearTimeout(timer);
-        signal.removeEventListener('abort', onAbort);
+/** One warm child: spawned on demand, replaced when it dies or is killed. */
+class WarmChild {
+  readonly proc: ChildProcess;
+  readonly pgid: number | undefined;
+  private stderr = '';
+  private exited = false;
+
+  constructor() {
+    // detached: the child leads a process group of its own, killed as a whole.
+    this.proc = spawn(process.execPath, ['--max-old-space-size=768', CHILD], {
+      detached: true,
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.pgid = this.proc.pid;
+    if (this.pgid) childGroups.add(this.pgid);
+    started++;
+    this.proc.stderr?.setEncoding('utf8');
+    this.proc.stderr?.on('data', (chunk: string) => {
+      this.stderr = (this.stderr + chunk).slice(-4000);
+      if (process.env.DBG) process.stderr.write(chunk);
+    });
+    this.proc.on('error', () => {}); // reported by the run through 'exit' or its send failing
+    this.proc.once('exit', () => {
+      this.exited = true;
+      if (this.pgid) childGroups.delete(this.pgid);
+    });
+    this.idle();
+  }
+
+  get alive(): boolean {
+    return !this.exited && this.proc.connected;
+  }
+
+  /** Between runs the child and its channel do not keep this process running. */
+  private idle(): void {
+    this.proc.unref();
+    (this.proc.channel as { unref?: () => void } | undefined)?.unref?.();
+    (this.proc.stderr as { unref?: () => void } | null)?.unref?.();
+  }
+
+  private busy(): void {
+    this.proc.ref();
+    (this.proc.channel as { ref?: () => void } | undefined)?.ref?.();
+  }
+
+  /** One Lighthouse run in the session's browser; on abort the child is killed. */
+  run(job: object, session: DevtoolsSession, memory: MemoryGuard | undefined): Promise<SlimLhr> {
+    const { signal } = session;
+    this.busy();
+    let contextId: string | null = null;
+    return new Promise<SlimLhr>((resolve, reject) => {
+      const unwatch = this.pgid && memory ? memory.watch(this.pgid, (err) => fail(err, true)) : () => {};
+      const onAbort = () => fail(deadline(signal.reason, 'Lighthouse'), true);
+      const onMessage = (m: ChildMessage) => {
+        if (m.type === 'context') contextId = m.id;
+        else if (m.type === 'result') done(() => resolve(m.lhr));
+        else fail(new BrowserError('lighthouse_failed', `Lighthouse failed: ${m.message}`), false);
       };
-      function expire(err: BrowserError) {
-        settle();
-        killed++;
-        if (pgid) killGroup(pgid);
-        reject(err);
-      }
-      child.stderr?.setEncoding('utf8');
-      child.stderr?.on('data', (chunk: string) => {
-        stderr = (stderr + chunk).slice(-4000);
-      });
-      child.on('message', (m: ChildMessage) => {
-        settle();
-        if (m.type === 'result' && m.lhr) resolve(m.lhr);
-        else reject(new BrowserError('lighthouse_failed', `Lighthouse failed: ${m.message ?? 'no result'}`));
-      });
-      child.on('error', (err) => {
-        settle();
-        reject(
-          new BrowserError('lighthouse_failed', `Could not start Lighthouse: ${err.message}`, { cause: err }),
-        );
-      });
-      child.on('exit', (code, sig) => {
-        settle();
-        reject(
+      const onExit = (code: number | null, sig: string | null) =>
+        fail(
           new BrowserError(
             'lighthouse_failed',
-            `Lighthouse process ended (${sig ?? code}) without a result. ${stderr.trim().slice(-1000)}`.trim(),
+            `Lighthouse process ended (${sig ?? code}) without a result. ${this.stderr.trim().slice(-1000)}`.trim(),
           ),
+          false,
         );
-      });
-      child.send({
-        url,
-        chromiumPath,
-        chromeFlags: launchArgs({ proxyUrl: proxy.url, userDataDir: profile }),
-        userDataDir: profile,
-        categories: runner.categories ?? LIGHTHOUSE_CATEGORIES,
-        // Leave Lighthouse time to score a slow page before our hard deadline.
-        maxWaitForLoad: Math.min(45_000, Math.max(5_000, Math.round(timeoutMs / 2))),
+      const settle = () => {
+        unwatch();
+        signal.removeEventListener('abort', onAbort);
+        this.proc.off('message', onMessage);
+        this.proc.off('exit', onExit);
+      };
+      const done = (finish: () => void) => {
+        settle();
+        this.idle();
+        finish();
+      };
+      const fail = (err: BrowserError, kill: boolean) => {
+        settle();
+        if (kill) {
+          killed++;
+          this.kill();
+          // Its page may still be loading in the shared browser.
+          if (contextId) session.disposeContext(contextId).catch(() => {});
+        }
+        reject(err);
+      };
+      this.proc.on('message', onMessage);
+      this.proc.once('exit', onExit);
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+      if (!this.alive) return onExit(this.proc.exitCode, this.proc.signalCode);
+      this.proc.send(job, (err) => {
+        if (err)
+          fail(new BrowserError('lighthouse_failed', `Could not reach Lighthouse: ${err.message}`), true);
       });
     });
-  } finally {
-    if (pgid) {
-      await killGroupAndWait(pgid);
-      childGroups.delete(pgid);
+  }
+
+  kill(): void {
+    this.exited = true; // never handed out again, even before its exit event
+    if (this.pgid) killGroup(this.pgid);
+  }
+
+  async close(): Promise<void> {
+    this.kill();
+    if (this.pgid) {
+      await killGroupAndWait(this.pgid);
+      childGroups.delete(this.pgid);
     }
-    await Promise.all([rm(profile, { recursive: true, force: true }).catch(() => {}), proxy.close()]);
   }
 }
 
-export function createLighthouseRunner(runner: LighthouseRunnerOptions): LighthouseRunner {
+export interface ClosableLighthouseRunner extends LighthouseRunner {
+  /** The warm child's pid (= its process group), while it lives. */
+  readonly pid: number | undefined;
+  /** Ends the warm child (and waits until its process group is gone). */
+  close(): Promise<void>;
+}
+
+export function createLighthouseRunner(runner: LighthouseRunnerOptions): ClosableLighthouseRunner {
+  let child: WarmChild | null = null;
+  let closed = false;
+  const warm = () => {
+    if (!child?.alive) child = new WarmChild();
+    return child;
+  };
+
+  async function runOnce(url: string, signal: AbortSignal, timeoutMs: number): Promise<SlimLhr> {
+    if (signal.aborted) throw deadline(signal.reason, 'Lighthouse');
+    if (closed) throw new BrowserError('browser_closed', 'The Lighthouse runner is closed.');
+    runs++;
+    // Started (importing Lighthouse) while the browser launches or is found.
+    const c = warm();
+    const own = new AbortController();
+    const timer = setTimeout(
+      () => own.abort(new BrowserError('deadline_exceeded', `Lighthouse exceeded ${timeoutMs} ms.`)),
+      timeoutMs,
+    );
+    try {
+      return await runner.pool.useDevtools(
+        { signal: AbortSignal.any([signal, own.signal]), timeoutMs: timeoutMs + 1000 },
+        (session) =>
+          c.run(
+            {
+              url,
+              port: session.port,
+              proxyUrl: session.proxyUrl,
+              categories: runner.categories ?? LIGHTHOUSE_CATEGORIES,
+              // Leave Lighthouse time to score a slow page before our hard deadline.
+              maxWaitForLoad: Math.min(45_000, Math.max(5_000, Math.round(timeoutMs / 2))),
+            },
+            session,
+            runner.memory,
+          ),
+      );
+    } finally {
+      clearTimeout(timer);
+      // A run that ended any other way than with a result leaves no child to reuse.
+      if (!c.alive) await c.close();
+    }
+  }
+
   return {
     run(url, opts = {}) {
       const signal = opts.signal ?? new AbortController().signal;
       const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       if (signal.aborted) return Promise.reject(deadline(signal.reason, 'Lighthouse'));
-      const queued = turn(() => runOnce(url, runner, signal, timeoutMs));
+      const queued = turn(() => runOnce(url, signal, timeoutMs));
       // Waiting for our turn counts against the scan's deadline; a run that never started is
       // skipped by runOnce's first line when its turn comes.
       return new Promise<SlimLhr>((resolve, reject) => {
@@ -168,6 +251,15 @@ export function createLighthouseRunner(runner: LighthouseRunnerOptions): Lightho
         signal.addEventListener('abort', onAbort, { once: true });
         queued.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
       });
+    },
+    get pid() {
+      return child?.alive ? child.pgid : undefined;
+    },
+    async close() {
+      closed = true;
+      const c = child;
+      child = null;
+      await c?.close();
     },
   };
 }

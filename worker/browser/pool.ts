@@ -1,8 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import pLimit from 'p-limit';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import type { BrowserPool, BrowserSession } from '../../shared/scan/browser.ts';
+import type { BrowserPool, BrowserSession, SessionOptions } from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
 import { killGroup, killGroupAndWait } from './processes.ts';
@@ -11,6 +12,30 @@ import { killGroup, killGroupAndWait } from './processes.ts';
 // session: its own policy proxy (so blocked requests are attributed to that scan) and fresh
 // contexts, all closed when the work ends or its deadline fires. The browser itself is launched
 // behind a policy proxy too, so a context created without one still cannot leave the policy.
+// Lighthouse runs in this same browser (worker/browser/lighthouse.ts): its child process connects
+// to the browser's DevTools port on 127.0.0.1 inside a `useDevtools` session, so a full scan
+// starts one Chromium, not two, and a worker keeps one warm across scans. (That port was open
+// before too, on Lighthouse's own Chromium; pages cannot reach it: their traffic goes through the
+// policy proxy, which refuses loopback unless SCAN_ALLOW_HOSTS names that very port.)
+
+/** A session for work that drives the browser over DevTools itself (Lighthouse's child process). */
+export interface DevtoolsSession {
+  /** The browser's DevTools port on 127.0.0.1. */
+  port: number;
+  /** This session's policy proxy: contexts made over DevTools send their traffic through it. */
+  proxyUrl: string;
+  signal: AbortSignal;
+  /** Closes a browser context made over DevTools (a Lighthouse run killed before it could). */
+  disposeContext(id: string): Promise<void>;
+}
+
+export interface WorkerBrowserPool extends BrowserPool {
+  /**
+   * Like `use`, outside the BROWSER_CONCURRENCY slots (Lighthouse runs one at a time beside the
+   * renders, as it did in a browser of its own), with the same deadline and memory watch.
+   */
+  useDevtools<T>(opts: SessionOptions, fn: (session: DevtoolsSession) => Promise<T>): Promise<T>;
+}
 
 export interface BrowserPoolOptions {
   policy: UrlPolicy;
@@ -55,6 +80,25 @@ function untilAborted<T>(signal: AbortSignal, work: Promise<T>): Promise<T> {
   });
 }
 
+/**
+ * The DevTools port Chromium picked for `--remote-debugging-port=0`: it writes it to
+ * DevToolsActivePort in its profile (Playwright's temporary one, named on its command line).
+ */
+async function devtoolsPort(pid: number): Promise<number> {
+  const args = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+  const profile = args.find((a) => a.startsWith('--user-data-dir='))?.slice('--user-data-dir='.length);
+  if (!profile)
+    throw new BrowserError('lighthouse_failed', 'The browser has no profile to read its DevTools port from.');
+  for (let i = 0; i < 100; i++) {
+    const port = Number(
+      (await readFile(`${profile}/DevToolsActivePort`, 'utf8').catch(() => '')).split('\n')[0],
+    );
+    if (port > 0) return port;
+    await new Promise((r) => setTimeout(r, 20)); // written just after start-up
+  }
+  throw new BrowserError('lighthouse_failed', 'The browser did not report its DevTools port.');
+}
+
 async function browserPid(browser: Browser): Promise<number | null> {
   try {
     const cdp = await browser.newBrowserCDPSession();
@@ -68,7 +112,7 @@ async function browserPid(browser: Browser): Promise<number | null> {
   }
 }
 
-export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
+export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
   const limit = pLimit(opts.concurrency ?? 2);
   const launchTimeoutMs = opts.launchTimeoutMs ?? 30_000;
   let browser: Browser | null = null;
@@ -97,7 +141,8 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     launchProxy ??= await startPolicyProxy(opts.policy);
     const b = await chromium.launch({
       executablePath,
-      args: [...STANDARD_ARGS, resolverLockArg(launchProxy.url)], // Playwright adds the proxy flags
+      // Playwright adds the proxy flags; the DevTools port is Lighthouse's way in (see above).
+      args: [...STANDARD_ARGS, resolverLockArg(launchProxy.url), '--remote-debugging-port=0'],
       proxy: { server: launchProxy.url, bypass: '<-loopback>' },
       chromiumSandbox: false,
       handleSIGINT: false,
@@ -142,7 +187,12 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     if (pid) await killGroupAndWait(pid);
   }
 
-  async function runSession<T>(outer: AbortSignal, fn: (s: BrowserSession) => Promise<T>): Promise<T> {
+  // The browser's DevTools port, read once per browser when Lighthouse first asks.
+  const ports = new WeakMap<Browser, Promise<number>>();
+
+  type Session = BrowserSession & Omit<DevtoolsSession, 'port'> & { port(): Promise<number> };
+
+  async function runSession<T>(outer: AbortSignal, fn: (s: Session) => Promise<T>): Promise<T> {
     if (outer.aborted) throw deadlineError(outer);
     // Over the memory budget the session is aborted like a deadline, with its own error.
     const overBudget = new AbortController();
@@ -172,10 +222,30 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
       }
       proxy = await startPolicyProxy(opts.policy);
       const { url: proxyUrl, blocked } = proxy;
-      const session: BrowserSession = {
+      const session: Session = {
         blocked,
         signal,
+        proxyUrl,
         browserVersion: b.version(),
+        port() {
+          let port = ports.get(b);
+          if (!port) {
+            const p =
+              pid ?? browserPid(b).then((found) => found ?? Promise.reject(new Error('no browser pid')));
+            port = Promise.resolve(p).then(devtoolsPort);
+            port.catch(() => ports.delete(b));
+            ports.set(b, port);
+          }
+          return port;
+        },
+        async disposeContext(id) {
+          const cdp = await b.newBrowserCDPSession();
+          try {
+            await cdp.send('Target.disposeBrowserContext', { browserContextId: id });
+          } finally {
+            await cdp.detach().catch(() => {});
+          }
+        },
         async newContext(options = {}) {
           if (signal.aborted) throw deadlineError(signal);
           const c = await b.newContext({
@@ -221,23 +291,42 @@ export function createBrowserPool(opts: BrowserPoolOptions): BrowserPool {
     }
   }
 
+  async function useWith<T>(
+    sessionOpts: SessionOptions,
+    slotted: boolean,
+    fn: (s: Session) => Promise<T>,
+  ): Promise<T> {
+    if (closed) throw new BrowserError('browser_closed', 'The browser pool is closed.');
+    const own = new AbortController();
+    const signals = [own.signal, AbortSignal.timeout(sessionOpts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS)];
+    if (sessionOpts.signal) signals.push(sessionOpts.signal);
+    const signal = AbortSignal.any(signals);
+    active.add(own);
+    try {
+      // The wait for a free slot counts against the deadline too.
+      return await untilAborted(
+        signal,
+        slotted ? limit(() => runSession(signal, fn)) : runSession(signal, fn),
+      );
+    } finally {
+      active.delete(own);
+    }
+  }
+
   return {
-    async use(sessionOpts, fn) {
-      if (closed) throw new BrowserError('browser_closed', 'The browser pool is closed.');
-      const own = new AbortController();
-      const signals = [own.signal, AbortSignal.timeout(sessionOpts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS)];
-      if (sessionOpts.signal) signals.push(sessionOpts.signal);
-      const signal = AbortSignal.any(signals);
-      active.add(own);
-      try {
-        // The wait for a free slot counts against the deadline too.
-        return await untilAborted(
-          signal,
-          limit(() => runSession(signal, fn)),
-        );
-      } finally {
-        active.delete(own);
-      }
+    use(sessionOpts, fn) {
+      return useWith(sessionOpts, true, fn);
+    },
+
+    useDevtools(sessionOpts, fn) {
+      return useWith(sessionOpts, false, async (s) =>
+        fn({
+          port: await s.port(),
+          proxyUrl: s.proxyUrl,
+          signal: s.signal,
+          disposeContext: s.disposeContext,
+        }),
+      );
     },
 
     stats: {

@@ -3,14 +3,15 @@ import type { Config } from '../../shared/config.ts';
 import { registry } from '../../shared/metrics.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import type { BrowserPool, ScanBrowser } from '../../shared/scan/browser.ts';
-import { createLighthouseRunner, lighthouseStats } from './lighthouse.ts';
+import { type ClosableLighthouseRunner, createLighthouseRunner, lighthouseStats } from './lighthouse.ts';
 import { MemoryGuard } from './memory.ts';
 import { createBrowserPool } from './pool.ts';
 
-// One browser pool and one Lighthouse runner per worker process, made on the first full scan
-// (quick-only workers never start Chromium) and closed on shutdown.
+// One browser pool and one Lighthouse runner (a warm child driving the pool's browser) per worker
+// process, made on the first full scan (quick-only workers never start Chromium) and closed on
+// shutdown.
 
-let resources: ScanBrowser | undefined;
+let resources: (ScanBrowser & { lighthouse: ClosableLighthouseRunner }) | undefined;
 
 export function browserResources(config: Config): ScanBrowser {
   if (!resources) {
@@ -18,10 +19,8 @@ export function browserResources(config: Config): ScanBrowser {
     const chromiumPath = config.CHROMIUM_PATH;
     // One budget for everything Chromium this process runs: the pool's browser and Lighthouse's.
     const memory = new MemoryGuard(config.BROWSER_MEMORY_BUDGET_MB);
-    resources = {
-      pool: createBrowserPool({ policy, concurrency: config.BROWSER_CONCURRENCY, chromiumPath, memory }),
-      lighthouse: createLighthouseRunner({ policy, chromiumPath, memory }),
-    };
+    const pool = createBrowserPool({ policy, concurrency: config.BROWSER_CONCURRENCY, chromiumPath, memory });
+    resources = { pool, lighthouse: createLighthouseRunner({ pool, memory }) };
     registerBrowserMetrics(resources.pool);
   }
   return resources;
@@ -30,6 +29,7 @@ export function browserResources(config: Config): ScanBrowser {
 export async function closeBrowserResources(): Promise<void> {
   const r = resources;
   resources = undefined;
+  await r?.lighthouse.close();
   await r?.pool.close();
 }
 
