@@ -12,8 +12,9 @@ import { requireChromium } from '../worker/browser/chromium.ts';
 import { LIGHTHOUSE_CATEGORIES } from '../worker/browser/lighthouse.ts';
 import { browserResources, closeBrowserResources } from '../worker/browser/resources.ts';
 import type { BenchContext, BenchRow } from './context.ts';
+import { subscribe } from './jobs.ts';
 import { startBenchSite } from './scans.ts';
-import { goal, limit, ms, summarise } from './stats.ts';
+import { goal, limit, median, ms, sec, summarise } from './stats.ts';
 
 // Issue 17's full-scan rows: the `sightline scan --mode full` process against the bare Lighthouse
 // CLI on the same page (wall and CPU, children included, from /usr/bin/time's rusage), our
@@ -45,13 +46,6 @@ async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Usage> {
     fs.rmSync(path.dirname(out), { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const sec = (v: number) => `${v.toFixed(1)} s`;
 
 async function cliVsLighthouse(ctx: BenchContext, url: string, allow: string): Promise<BenchRow[]> {
   if (!fs.existsSync('/usr/bin/time')) return [];
@@ -162,23 +156,9 @@ async function eventLoopDuringFullScan(
   const run = randomBytes(4).toString('hex');
   for (let i = 0; scanning; i++) {
     const topic = `bench:${run}:during:${i}`;
-    let subscribed: () => void = () => {};
-    const ready = new Promise<void>((r) => {
-      subscribed = r;
-    });
-    let first = true;
-    const started = ctx.events.waitFor(
-      topic,
-      async () => {
-        if (first) {
-          first = false;
-          subscribed();
-          return undefined;
-        }
-        return performance.now();
-      },
-      30_000,
-    );
+    // A probe that does not start within 30 s is left out, as before (subscribe rejects).
+    const { ready, started: startedOrFail } = subscribe(ctx, topic);
+    const started = startedOrFail.catch(() => undefined);
     await ready;
     const t0 = performance.now();
     await addJob(ctx.db, 'probe', { topic });

@@ -11,7 +11,10 @@ const SEQUENTIAL = 200;
 const BURST = 500;
 
 /** Resolves once we are subscribed to `topic`; `started` resolves at the moment its signal lands. */
-function subscribe(ctx: BenchContext, topic: string): { ready: Promise<void>; started: Promise<number> } {
+export function subscribe(
+  ctx: BenchContext,
+  topic: string,
+): { ready: Promise<void>; started: Promise<number> } {
   let first = true;
   let markReady: () => void = () => {};
   const ready = new Promise<void>((resolve) => {

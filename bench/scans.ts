@@ -19,7 +19,7 @@ import { requireChromium } from '../worker/browser/chromium.ts';
 import { LIGHTHOUSE_CATEGORIES } from '../worker/browser/lighthouse.ts';
 import { browserResources, closeBrowserResources } from '../worker/browser/resources.ts';
 import type { BenchContext, BenchRow } from './context.ts';
-import { goal, limit, ms, summarise } from './stats.ts';
+import { goal, limit, median, ms, sec, summarise } from './stats.ts';
 
 // The scan engine's cost against bare baselines measured in the same run: quick scans against a
 // plain fetch + cheerio parse of the same pages, a full scan against the Lighthouse CLI on the
@@ -284,13 +284,6 @@ async function lighthouseCli(url: string): Promise<number> {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = Math.floor(s.length / 2);
-  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
-};
-const sec = (v: number) => `${v.toFixed(1)} s`;
 
 async function fullVsLighthouse(ctx: BenchContext, site: BenchSite): Promise<BenchRow[]> {
   const page = new URL(site.fullPage).pathname;

@@ -18,6 +18,14 @@ export function summarise(samples: readonly number[]): {
   return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), max: sorted.at(-1) ?? Number.NaN, mean };
 }
 
+/** Median of a list (the mean of the middle two for an even count). */
+export function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+}
+
+export const sec = (v: number) => `${v.toFixed(1)} s`;
 export const ms = (v: number) => `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms`;
 export const perSecond = (v: number) => `${Math.round(v).toLocaleString('en-GB')} req/s`;
 
