@@ -13,9 +13,14 @@ import type { RouteContext, RouteDef } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
- * Builds the Koa app: observe -> errors -> rate headers -> router, and per route
+ * Builds the Koa app: observe -> errors -> rate headers -> pages -> API routes, and per route
  * guard (admission) -> JSON-only check -> body -> validate -> handler. The body is parsed only once a route has
  * matched and admitted the caller: an unknown path or a refused caller costs no parsing.
+ *
+ * Every request pays for what runs before its handler, so the common path is kept short: a
+ * route whose path has no parameters is found by one map look-up (the router walks every route's
+ * pattern), a GET route has no body parser, and pages, which never live under /api/, are not
+ * consulted for API paths.
  */
 export function createApp(services: Services, routes: RouteDef[] = defaultRoutes): Koa {
   const app = new Koa({ proxy: services.config.TRUST_PROXY });
@@ -52,30 +57,66 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     ctx.body = openapi;
   });
 
+  // Path without parameters -> method -> the route's chain, for the look-up that skips the router.
+  const exact = new Map<string, Map<string, Middleware[]>>();
   for (const def of routes) {
     // A JSON endpoint takes only JSON: 415 otherwise, as problem+json or, where the route
     // declares its own 415 body (MCP), as a JSON-RPC error.
     const jsonOnly = def.request?.body ? [jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem')] : [];
-    router[def.method](
-      def.path,
+    // koa-body reads bodies of POST, PUT and PATCH only: elsewhere it would be a no-op per call.
+    const body = BODY_METHODS.has(def.method)
+      ? [bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)]
+      : [];
+    const chain: Middleware[] = [
       named(def.path),
       guard(def.access, services),
       ...jsonOnly,
-      bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT),
+      ...body,
       validate(def),
       async (rawCtx) => {
         const ctx = rawCtx as RouteContext;
         const input = ctx.state.input as Parameters<RouteDef['handler']>[1];
         await def.handler(ctx, input, services);
       },
-    );
+    ];
+    router[def.method](def.path, ...chain);
+    if (!def.path.includes(':') && !def.path.includes('*')) {
+      const byMethod = exact.get(def.path) ?? new Map<string, Middleware[]>();
+      exact.set(def.path, byMethod);
+      // The first route registered for a path and method wins, as in the router.
+      if (!byMethod.has(def.method.toUpperCase())) byMethod.set(def.method.toUpperCase(), chain);
+    }
   }
+  // A parameterised route registered earlier would take the path in the router: keep its order.
+  for (const [path, byMethod] of exact) {
+    for (const method of byMethod.keys()) {
+      const first = router.match(path, method).pathAndMethod[0];
+      if (first?.path !== path) byMethod.delete(method);
+    }
+  }
+  const routesByPath: Middleware = (ctx, next) => {
+    const chain = exact.get(ctx.path)?.get(ctx.method);
+    if (!chain) return apiRouter(ctx, next);
+    ctx.params = {};
+    return runChain(chain, ctx, 0);
+  };
+  const apiRouter = router.routes() as Middleware;
+  const pages = pageRoutes(services); // pages for people: api/pages/router.ts
 
   app.use(observe(services.log));
   app.use(errorHandler(services.log));
   app.use(rateHeadersFallback(services));
-  app.use(pageRoutes(services)); // pages for people: api/pages/router.ts
-  app.use(router.routes());
+  app.use((ctx, next) => (ctx.path.startsWith('/api/') ? next() : pages(ctx, next)));
+  app.use(routesByPath);
   app.use(router.allowedMethods());
   return app;
+}
+
+const BODY_METHODS = new Set(['post', 'put', 'patch']);
+
+/** Runs a route's middleware in order, each one's next() calling the one after it. */
+function runChain(chain: Middleware[], ctx: Parameters<Middleware>[0], i: number): Promise<void> {
+  const mw = chain[i];
+  if (!mw) return Promise.resolve();
+  return Promise.resolve(mw(ctx, () => runChain(chain, ctx, i + 1)));
 }

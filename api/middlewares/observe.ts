@@ -5,10 +5,12 @@ import { httpRequestDuration } from '../../shared/metrics.ts';
 
 // Request id (taken from a sane incoming X-Request-Id or made here), one access-log line per
 // request, and the duration histogram labelled by route pattern (never the raw path: bounded labels).
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
+
 export function observe(log: Logger): Middleware {
   return async (ctx, next) => {
     const incoming = ctx.get('x-request-id');
-    const requestId = /^[A-Za-z0-9._-]{8,128}$/.test(incoming) ? incoming : randomUUID();
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
     const start = process.hrtime.bigint();
@@ -21,17 +23,19 @@ export function observe(log: Logger): Middleware {
       const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
       httpRequestDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
       const level = ctx.status >= 500 ? 'error' : 'info';
-      log[level](
-        {
-          requestId,
-          method: ctx.method,
-          route,
-          status: ctx.status,
-          ms: Math.round(seconds * 1000),
-          account: ctx.state.principal?.accountId,
-        },
-        'request',
-      );
+      // The line's object is built only when the level is on (a quiet log costs nothing per call).
+      if (log.isLevelEnabled(level))
+        log[level](
+          {
+            requestId,
+            method: ctx.method,
+            route,
+            status: ctx.status,
+            ms: Math.round(seconds * 1000),
+            account: ctx.state.principal?.accountId,
+          },
+          'request',
+        );
     }
   };
 }

@@ -13,30 +13,37 @@ function fieldErrors(where: string, error: z.ZodError): FieldError[] {
 
 /** Parses query, params and body with the route's schemas; a failure is one 400 naming every bad field. */
 export function validate(def: RouteDef): Middleware {
+  const schemas = def.request ?? {};
   return async (rawCtx, next) => {
     const ctx = rawCtx as RouteContext;
     const errors: FieldError[] = [];
-    const parse = (where: string, schema: z.ZodType | undefined, value: unknown) => {
-      // A NUL byte cannot be stored (Postgres text refuses it) and is never meaningful input.
-      const nul = findNul(value, where);
-      if (nul) {
-        errors.push({ field: nul, message: 'must not contain a NUL byte (\\u0000 or %00)' });
-        return undefined;
-      }
-      if (!schema) return value;
-      const r = schema.safeParse(value);
-      if (!r.success) {
-        errors.push(...fieldErrors(where, r.error));
-        return undefined;
-      }
-      return r.data;
-    };
-    const query = parse('query', def.request?.query, ctx.query);
-    const params = parse('params', def.request?.params, ctx.params ?? {});
+    const query = parse(errors, 'query', schemas.query, ctx.query);
+    const params = parse(errors, 'params', schemas.params, ctx.params ?? {});
     const rawBody = (ctx.request as { body?: unknown }).body;
-    const body = parse('body', def.request?.body, rawBody === undefined || rawBody === null ? {} : rawBody);
+    const body = parse(
+      errors,
+      'body',
+      schemas.body,
+      rawBody === undefined || rawBody === null ? {} : rawBody,
+    );
     if (errors.length) throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     ctx.state.input = { query, params, body };
     await next();
   };
+}
+
+function parse(errors: FieldError[], where: string, schema: z.ZodType | undefined, value: unknown): unknown {
+  // A NUL byte cannot be stored (Postgres text refuses it) and is never meaningful input.
+  const nul = findNul(value, where);
+  if (nul) {
+    errors.push({ field: nul, message: 'must not contain a NUL byte (\\u0000 or %00)' });
+    return undefined;
+  }
+  if (!schema) return value;
+  const r = schema.safeParse(value);
+  if (!r.success) {
+    errors.push(...fieldErrors(where, r.error));
+    return undefined;
+  }
+  return r.data;
 }

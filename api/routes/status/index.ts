@@ -20,6 +20,28 @@ async function databaseHealthy(services: Services): Promise<boolean> {
   return lastHealthy;
 }
 
+// The answer depends only on the configuration and the health flag: serialised once per flag, as
+// this is the endpoint load balancers and uptime checks call most.
+const bodies = new WeakMap<Services['config'], Map<boolean, string>>();
+function statusBody(services: Services, healthy: boolean): string {
+  let byHealth = bodies.get(services.config);
+  if (!byHealth) {
+    byHealth = new Map();
+    bodies.set(services.config, byHealth);
+  }
+  let body = byHealth.get(healthy);
+  if (body === undefined) {
+    body = JSON.stringify({
+      status: healthy ? 'operational' : 'degraded',
+      version: API_VERSION,
+      docs: services.config.docsUrl,
+      answerEngines: providerStatus(services.config),
+    });
+    byHealth.set(healthy, body);
+  }
+  return body;
+}
+
 export default [
   defineRoute({
     method: 'get',
@@ -35,12 +57,8 @@ export default [
     async handler(ctx, _input, services) {
       const healthy = await databaseHealthy(services);
       ctx.status = healthy ? 200 : 503;
-      ctx.body = {
-        status: healthy ? 'operational' : 'degraded',
-        version: API_VERSION,
-        docs: services.config.docsUrl,
-        answerEngines: providerStatus(services.config),
-      };
+      ctx.type = 'application/json';
+      ctx.body = statusBody(services, healthy);
     },
   }),
 ];
