@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
-import { TIERS_BY_VARIANT } from './auth.ts';
+import { type AccountView, TIERS_BY_VARIANT } from './auth.ts';
 import { generateKey } from './keys.ts';
 import { newStatusToken } from './status-token.ts';
 
@@ -122,7 +122,10 @@ export async function setSubscription(
   return { statusToken: row.inserted ? issued.token : null };
 }
 
-export async function getAccountView(db: Kysely<Database>, accountId: string) {
+export async function getAccountView(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<AccountView | undefined> {
   const row = await db
     .selectFrom('accounts')
     .leftJoin('subscriptions', (j) =>

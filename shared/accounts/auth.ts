@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { Batcher } from '../db/batcher.ts';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
+import type { Plan } from '../db/tables/subscriptions.ts';
 import { hashKey, keyVariant } from './keys.ts';
 import { type RateState, toRateState, WINDOW } from './rate-limit.ts';
 
@@ -24,6 +26,20 @@ export interface Principal {
   variant: Variant;
   tier: ApiTier;
   limit: number;
+  /** The key's account as GET /api/v1/account shows it, when admission read it (keyed calls do). */
+  account?: AccountView;
+}
+
+/** An account as the API and the console show it. */
+export interface AccountView {
+  id: number;
+  email: string;
+  variant: Variant;
+  tier: ApiTier;
+  plan: Plan | null;
+  betaFlags: Record<string, boolean>;
+  notificationPreferences: Record<string, unknown>;
+  createdAt: string;
 }
 
 export type AuthResult =
@@ -74,9 +90,52 @@ export async function authenticate(db: Kysely<Database>, header: string | undefi
   };
 }
 
+interface AdmitRow {
+  ord: number;
+  id: string;
+  account_id: string;
+  variant: Variant;
+  tier: ApiTier;
+  rate_limit: number;
+  revoked: boolean;
+  last_used_at: Date | null;
+  allowed: boolean;
+  remaining: number;
+  reset_at: Date;
+  email: string;
+  account_tier: ApiTier;
+  beta_flags: Record<string, boolean>;
+  notification_preferences: Record<string, unknown>;
+  account_created_at: Date;
+  plan: Plan | null;
+}
+
+const TIER_LIMITS_JSON = JSON.stringify(TIER_LIMITS);
+
+/** One batcher per database handle: keyed calls of this process share its statements. */
+const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, AdmitRow | undefined>>();
+
+function admitBatcher(db: Kysely<Database>): Batcher<Buffer, AdmitRow | undefined> {
+  let batcher = admitBatchers.get(db);
+  if (!batcher) {
+    batcher = new Batcher(async (hashes) => {
+      const { rows } = await sql<AdmitRow>`
+        select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
+        db,
+      );
+      const byOrd: (AdmitRow | undefined)[] = new Array(hashes.length);
+      for (const row of rows) byOrd[row.ord - 1] = row;
+      return byOrd;
+    });
+    admitBatchers.set(db, batcher);
+  }
+  return batcher;
+}
+
 /**
- * A keyed call's authentication and its count in the rolling hour, in ONE database round trip
- * (admit_key in sql/010): the key by its hash, then one take from its bucket when it is live.
+ * A keyed call's authentication and its count in the rolling hour, in one statement shared with
+ * the other keyed calls in flight (admit_keys in sql/016): the key by its hash, then its take
+ * from the key's bucket when it is live.
  */
 export async function authenticateAndTake(
   db: Kysely<Database>,
@@ -85,21 +144,7 @@ export async function authenticateAndTake(
   const token = bearerToken(header);
   if (token === undefined) return { ok: false, reason: 'missing' };
   if (!keyVariant(token)) return { ok: false, reason: 'malformed' };
-  const { rows } = await sql<{
-    id: string;
-    account_id: string;
-    variant: Variant;
-    tier: ApiTier;
-    rate_limit: number;
-    revoked: boolean;
-    last_used_at: Date | null;
-    allowed: boolean;
-    remaining: number;
-    reset_at: Date;
-  }>`select * from admit_key(${hashKey(token)}, ${JSON.stringify(TIER_LIMITS)}::jsonb, ${WINDOW}::interval)`.execute(
-    db,
-  );
-  const row = rows[0];
+  const row = await admitBatcher(db).load(hashKey(token));
   if (!row) return { ok: false, reason: 'unknown' };
   if (row.revoked) return { ok: false, reason: 'revoked' };
   touchLastUsed(db, String(row.id), row.last_used_at);
@@ -109,6 +154,16 @@ export async function authenticateAndTake(
     variant: row.variant,
     tier: row.tier,
     limit: row.rate_limit,
+    account: {
+      id: Number(row.account_id),
+      email: row.email,
+      variant: row.variant,
+      tier: row.account_tier,
+      plan: row.plan,
+      betaFlags: row.beta_flags,
+      notificationPreferences: row.notification_preferences,
+      createdAt: new Date(row.account_created_at).toISOString(),
+    },
   };
   return { ok: true, principal, rate: toRateState(row, row.rate_limit) };
 }

@@ -40,11 +40,11 @@ export function toRateState(
 
 /**
  * Deletes hits older than the window (with five minutes of slack) and drops emptied buckets: run
- * by the prune_rate_limits cron task, one bucket at a time under the bucket's own lock.
+ * by the prune_rate_limits cron task, one bucket at a time under the bucket's own lock, in the
+ * lock order batched admissions use (sql/016).
  */
 export async function pruneHits(db: Kysely<Database>): Promise<number> {
   const { rows } = await sql<{ deleted: number | null }>`
-    select sum(rate_limit_sweep(bucket, ${WINDOW}::interval + interval '5 minutes'))::int as deleted
-      from rate_limit_buckets`.execute(db);
+    select rate_limit_sweep_all(${WINDOW}::interval + interval '5 minutes') as deleted`.execute(db);
   return rows[0]?.deleted ?? 0;
 }

@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { createAccount, revokeKeys } from '../../shared/accounts/accounts.ts';
+import { TIER_LIMITS } from '../../shared/accounts/auth.ts';
+import { hashKey } from '../../shared/accounts/keys.ts';
 import { peekToken, pruneHits, takeToken } from '../../shared/accounts/rate-limit.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-// The rolling hour (rate_limit_take in sql/001): hits older than an hour stop counting, the
+// The rolling hour (rate_limit_take in sql/010, admit_keys in sql/016): hits older than an hour stop counting, the
 // hourly prune drops only those, and per-IP buckets follow X-Forwarded-For only with TRUST_PROXY.
 
 let db: TestDatabase;
@@ -190,5 +193,138 @@ describe('limiter cost', () => {
     const s = await takeToken(handle.db, bucket, 10);
     assert.equal(s.remaining, 9);
     assert.equal(await hits(bucket), 1, 'the five expired hits were deleted by the take');
+  });
+});
+
+describe('batched keyed admissions (admit_keys)', () => {
+  const admit = async (hashes: Buffer[]) =>
+    (
+      await sql<{
+        ord: number;
+        revoked: boolean;
+        allowed: boolean | null;
+        remaining: number | null;
+        email: string | null;
+        plan: string | null;
+      }>`select ord, revoked, allowed, remaining, email, plan
+           from admit_keys(${hashes}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb, '1 hour'::interval)
+          order by ord`.execute(handle.db)
+    ).rows;
+
+  it('grants one key’s calls in arrival order until its limit, and answers each call', async () => {
+    const { key } = await createAccount(handle.db, {
+      email: 'batch@example.com',
+      variant: 'A',
+      tier: 'agent',
+      plan: 'growth',
+      rateLimit: 3,
+    });
+    const other = await createAccount(handle.db, {
+      email: 'other@example.com',
+      variant: 'B',
+      tier: 'intelligence',
+    });
+    const h = hashKey(key.key);
+    const o = hashKey(other.key.key);
+    const unknown = hashKey('sl_live_nobody');
+    const rows = await admit([h, o, h, unknown, h, h, h]);
+    assert.deepEqual(
+      rows.map((r) => [r.ord, r.allowed, r.remaining]),
+      [
+        [1, true, 2],
+        [2, true, TIER_LIMITS.intelligence - 1],
+        [3, true, 1],
+        [5, true, 0],
+        [6, false, 0],
+        [7, false, 0],
+      ],
+      'the unknown key (4) has no row; the fourth and fifth call of a 3-an-hour key are refused',
+    );
+    assert.equal(rows[0]!.email, 'batch@example.com', 'the account comes with the admission');
+    assert.equal(rows[0]!.plan, 'growth');
+    assert.equal(await hits(`key:${key.id}`), 3, 'only granted calls leave a hit');
+    const next = await admit([h]);
+    assert.equal(next[0]!.allowed, false, 'the count carries over to the next batch');
+
+    await revokeKeys(handle.db, other.key.displayPrefix);
+    const revoked = await admit([o, o]);
+    assert.deepEqual(
+      revoked.map((r) => [r.ord, r.revoked, r.allowed]),
+      [
+        [1, true, null],
+        [2, true, null],
+      ],
+      'a revoked key is answered, not counted',
+    );
+  });
+
+  it('touches the same few rows per call with 0 or 50,000 hits in the bucket', async () => {
+    const { key } = await createAccount(handle.db, {
+      email: 'batch-cost@example.com',
+      variant: 'A',
+      tier: 'agent',
+      rateLimit: 1_000_000,
+    });
+    const bucket = `key:${key.id}`;
+    const touched = () =>
+      handle.db.transaction().execute(async (trx) => {
+        const counts = async () =>
+          Number(
+            (
+              await sql<{ touched: string }>`
+                select sum(seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del) as touched
+                  from pg_stat_xact_user_tables where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(
+                trx,
+              )
+            ).rows[0]!.touched ?? 0,
+          );
+        const before = await counts();
+        await sql`select * from admit_keys(${[hashKey(key.key)]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
+                  '1 hour'::interval)`.execute(trx);
+        return (await counts()) - before;
+      });
+    const fresh = await touched();
+    await sql`insert into rate_limit_hits (bucket, hit_at)
+              select ${bucket}, clock_timestamp() - (i || ' milliseconds')::interval
+                from generate_series(1, 50000) i`.execute(handle.db);
+    await sql`update rate_limit_buckets set hits = hits + 50000 where bucket = ${bucket}`.execute(handle.db);
+    await sql`analyze rate_limit_hits`.execute(handle.db);
+    const loaded = await touched();
+    assert.ok(fresh <= 10 && loaded <= 10, `${fresh} rows touched fresh, ${loaded} at 50,000 hits`);
+  });
+
+  it('takes bucket locks in name order, as the sweep does, so batches and sweeps cannot deadlock', async () => {
+    const made = await Promise.all(
+      [1, 2].map((i) =>
+        createAccount(handle.db, {
+          email: `batch-lock-${i}@example.com`,
+          variant: 'A',
+          tier: 'agent',
+          rateLimit: 100_000,
+        }),
+      ),
+    );
+    await admit(made.map((m) => hashKey(m.key.key))); // both buckets exist
+    const [first, second] = made
+      .map((m) => ({ bucket: `key:${m.key.id}`, hash: hashKey(m.key.key) }))
+      .sort((a, b) => (a.bucket < b.bucket ? -1 : 1));
+    const holder = createDb(db.url, { max: 1 });
+    let waiting: Promise<unknown>[] = [];
+    try {
+      await holder.db.transaction().execute(async (trx) => {
+        // Hold the first bucket's lock; a batch naming the second key first must still queue on
+        // the first and so leave the second free (a caller-order lock would hold it and wait).
+        await sql`select 1 from rate_limit_buckets where bucket = ${first!.bucket} for update`.execute(trx);
+        // The sweep walks every bucket the same way: it too must queue before the second one.
+        waiting = [admit([second!.hash, first!.hash]), pruneHits(handle.db)];
+        await new Promise((r) => setTimeout(r, 300));
+        await sql`select 1 from rate_limit_buckets where bucket = ${second!.bucket} for update nowait`.execute(
+          trx,
+        );
+      });
+      await Promise.all(waiting); // once the holder commits, both finish
+    } finally {
+      await holder.close();
+    }
   });
 });

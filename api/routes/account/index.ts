@@ -13,7 +13,9 @@ export default [
     access: { kind: 'key', variants: ['A', 'B'] },
     responses: { 200: { description: 'The account', schema: AccountResponse } },
     async handler(ctx, _input, services) {
-      const view = await getAccountView(services.db, ctx.state.principal!.accountId);
+      // Admission read the account with the key, in the same statement (sql/016).
+      const principal = ctx.state.principal!;
+      const view = principal.account ?? (await getAccountView(services.db, principal.accountId));
       if (!view) throw notFound('Account not found.');
       ctx.body = view;
     },
