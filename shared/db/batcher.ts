@@ -4,7 +4,12 @@
 // saves the database's per-statement and per-commit cost.
 
 export interface BatcherOptions {
-  /** Batches at the database at once; the rest of the calls wait for one to return. */
+  /**
+   * Batches at the database at once; the rest of the calls wait for one to return. One by
+   * default: measured with 10 callers of one key, 1 in flight admitted 6,300-8,400 calls/s, 2
+   * 4,300-6,500 and 4 2,700-3,000 (batches of one key queue on its lock, so more in flight only
+   * makes the batches smaller).
+   */
   maxInFlight?: number;
   /** Calls in one statement at most. */
   maxBatch?: number;
@@ -21,7 +26,7 @@ export class Batcher<K, V> {
     private readonly run: (keys: K[]) => Promise<V[]>,
     options: BatcherOptions = {},
   ) {
-    this.maxInFlight = options.maxInFlight ?? 2;
+    this.maxInFlight = options.maxInFlight ?? 1;
     this.maxBatch = options.maxBatch ?? 200;
   }
 
