@@ -81,23 +81,53 @@ export function requestHash(text: string): Buffer {
 
 const hashOf = (r: IngestRequest): Buffer => (typeof r.hash === 'string' ? requestHash(r.hash) : r.hash);
 
-const partitionsMade = new WeakMap<object, Set<string>>();
+// Per database handle, the month partitions made (or being made) by this process, by month number.
+const partitionsMade = new WeakMap<object, Map<number, Promise<void>>>();
+
+const monthOf = (t: Date) => t.getUTCFullYear() * 12 + t.getUTCMonth();
+
+async function makePartition(db: Kysely<Database>, t: Date): Promise<void> {
+  const make = () => sql`select agent_events_partition(${t.toISOString()}::timestamptz)`.execute(db);
+  try {
+    await make();
+  } catch (err) {
+    // Two sessions making the same month at once (the first batches of a month, from two
+    // processes): agent_events_partition re-checks under its advisory lock, but that look-up can
+    // still miss the table the other session has just committed (a cached negative catalog
+    // entry), and CREATE TABLE then fails with 42P07 (or 23505 on pg_type): an HTTP 500 from
+    // collect under concurrent batches. The table exists by then; asking again in a fresh
+    // transaction sees it.
+    const code = (err as { code?: string }).code;
+    if (code !== '42P07' && code !== '23505') throw err;
+    await make();
+  }
+}
 
 async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<void> {
   let made = partitionsMade.get(db);
   if (!made) {
-    made = new Set();
+    made = new Map();
     partitionsMade.set(db, made);
   }
-  const months = new Map<string, Date>();
+  // Concurrent batches of this process share one call per month instead of racing each other.
+  const waits = new Set<Promise<void>>();
+  let last = Number.NaN;
   for (const t of times) {
-    const k = `${t.getUTCFullYear()}-${t.getUTCMonth()}`;
-    if (!made.has(k) && !months.has(k)) months.set(k, t);
+    const k = monthOf(t);
+    if (k === last) continue;
+    last = k;
+    let p = made.get(k);
+    if (!p) {
+      const m = made;
+      p = makePartition(db, t).catch((err) => {
+        m.delete(k);
+        throw err;
+      });
+      made.set(k, p);
+    }
+    waits.add(p);
   }
-  for (const [k, t] of months) {
-    await sql`select agent_events_partition(${t.toISOString()}::timestamptz)`.execute(db);
-    made.add(k);
-  }
+  await Promise.all(waits);
 }
 
 const stripQuery = (p: string) => {
