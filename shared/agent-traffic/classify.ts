@@ -15,3 +15,19 @@ export function classifyVisit(ua: string): UaClassification {
 
 /** True when the visit is stored as an agent event: a catalogued agent or an AI-marked bot. */
 export const isAgentVisit = (c: UaClassification) => Boolean(c.agent || c.isAi);
+
+// Per user agent, the visit's classification as the ingest pipeline reads it: shared, frozen
+// objects (classifyUserAgent copies its cached result for each call, a visible share of an import).
+const visits = new Map<string, Readonly<UaClassification>>();
+const MAX_VISITS = 2000;
+
+/** classifyVisit, cached: the same frozen object for the same user agent. */
+export function classifyVisitCached(ua: string): Readonly<UaClassification> {
+  let c = visits.get(ua);
+  if (!c) {
+    c = Object.freeze(classifyVisit(ua));
+    if (visits.size >= MAX_VISITS) visits.delete(visits.keys().next().value as string);
+    visits.set(ua, c);
+  }
+  return c;
+}

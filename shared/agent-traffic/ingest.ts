@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { classifyVisit as classifyUserAgent } from './classify.ts';
+import { classifyVisitCached } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
 import { aiReferral, engine } from './referrals.ts';
@@ -76,28 +76,60 @@ export function createVerifier(
 
 /** A stable 16-byte id of a request: the same input always hashes the same. */
 export function requestHash(text: string): Buffer {
-  return createHash('sha256').update(text).digest().subarray(0, 16);
+  // crypto.hash: the same SHA-256 as createHash, without a Hash object per request (0.97 against
+  // 1.65 µs a request).
+  return hash('sha256', text, 'buffer').subarray(0, 16);
 }
 
 const hashOf = (r: IngestRequest): Buffer => (typeof r.hash === 'string' ? requestHash(r.hash) : r.hash);
 
-const partitionsMade = new WeakMap<object, Set<string>>();
+// Per database handle, the month partitions made (or being made) by this process, by month number.
+const partitionsMade = new WeakMap<object, Map<number, Promise<void>>>();
+
+const monthOf = (t: Date) => t.getUTCFullYear() * 12 + t.getUTCMonth();
+
+async function makePartition(db: Kysely<Database>, t: Date): Promise<void> {
+  const make = () => sql`select agent_events_partition(${t.toISOString()}::timestamptz)`.execute(db);
+  try {
+    await make();
+  } catch (err) {
+    // Two sessions making the same month at once (the first batches of a month, from two
+    // processes): agent_events_partition re-checks under its advisory lock, but that look-up can
+    // still miss the table the other session has just committed (a cached negative catalog
+    // entry), and CREATE TABLE then fails with 42P07 (or 23505 on pg_type): an HTTP 500 from
+    // collect under concurrent batches. The table exists by then; asking again in a fresh
+    // transaction sees it.
+    const code = (err as { code?: string }).code;
+    if (code !== '42P07' && code !== '23505') throw err;
+    await make();
+  }
+}
 
 async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<void> {
   let made = partitionsMade.get(db);
   if (!made) {
-    made = new Set();
+    made = new Map();
     partitionsMade.set(db, made);
   }
-  const months = new Map<string, Date>();
+  // Concurrent batches of this process share one call per month instead of racing each other.
+  const waits = new Set<Promise<void>>();
+  let last = Number.NaN;
   for (const t of times) {
-    const k = `${t.getUTCFullYear()}-${t.getUTCMonth()}`;
-    if (!made.has(k) && !months.has(k)) months.set(k, t);
+    const k = monthOf(t);
+    if (k === last) continue;
+    last = k;
+    let p = made.get(k);
+    if (!p) {
+      const m = made;
+      p = makePartition(db, t).catch((err) => {
+        m.delete(k);
+        throw err;
+      });
+      made.set(k, p);
+    }
+    waits.add(p);
   }
-  for (const [k, t] of months) {
-    await sql`select agent_events_partition(${t.toISOString()}::timestamptz)`.execute(db);
-    made.add(k);
-  }
+  await Promise.all(waits);
 }
 
 const stripQuery = (p: string) => {
@@ -145,7 +177,7 @@ export async function ingest(
   };
 
   for (const req of requests) {
-    const c = classifyUserAgent(req.userAgent);
+    const c = classifyVisitCached(req.userAgent);
     if (c.agent || c.isAi) {
       const platform = c.platform ?? 'Other';
       const row: AgentRow = {

@@ -57,21 +57,31 @@ const digits = (s: string, from: number, n: number): number => {
   return v;
 };
 
+// The UTC start of the last day and the last zone offset read: consecutive lines share them.
+let lastDay = { prefix: '', ms: Number.NaN };
+let lastZone = { text: '', ms: Number.NaN };
+
 /** "10/Oct/2000:13:55:36 -0700" read by position: the regex below was a tenth of an import. */
 function fastClfTime(s: string): Date | null {
   if (s.length !== 26 || s[2] !== '/' || s[6] !== '/' || s[11] !== ':' || s[20] !== ' ') return null;
-  const month = MONTHS[s.slice(3, 6)];
-  const sign = s[21] === '-' ? -1 : s[21] === '+' ? 1 : 0;
-  const [d, y, h, mi, se] = [
-    digits(s, 0, 2),
-    digits(s, 7, 4),
-    digits(s, 12, 2),
-    digits(s, 15, 2),
-    digits(s, 18, 2),
-  ];
-  const offset = sign * (digits(s, 22, 2) * 60 + digits(s, 24, 2)) * 60_000;
-  const ms = Date.UTC(y, month ?? Number.NaN, d, h, mi, se) - offset;
-  return Number.isNaN(ms) || month === undefined || sign === 0 ? null : new Date(ms);
+  // Date.UTC(y, mo, d, h, mi, se) is Date.UTC(y, mo, d) plus the time of day in ms (the spec's
+  // MakeDate(MakeDay, MakeTime)), so the day is computed once per day, not once per line.
+  if (!s.startsWith(lastDay.prefix) || lastDay.prefix === '') {
+    const month = MONTHS[s.slice(3, 6)];
+    const day = Date.UTC(digits(s, 7, 4), month ?? Number.NaN, digits(s, 0, 2));
+    lastDay = { prefix: s.slice(0, 12), ms: month === undefined ? Number.NaN : day };
+  }
+  if (!s.endsWith(lastZone.text) || lastZone.text === '') {
+    const sign = s[21] === '-' ? -1 : s[21] === '+' ? 1 : Number.NaN;
+    lastZone = { text: s.slice(21), ms: sign * (digits(s, 22, 2) * 60 + digits(s, 24, 2)) * 60_000 };
+  }
+  const ms =
+    lastDay.ms +
+    digits(s, 12, 2) * 3_600_000 +
+    digits(s, 15, 2) * 60_000 +
+    digits(s, 18, 2) * 1000 -
+    lastZone.ms;
+  return Number.isNaN(ms) ? null : new Date(ms);
 }
 
 function clfTime(s: string): Date | null {
@@ -115,7 +125,8 @@ function requestLine(r: string): { method: string; path: string } | null {
 
 const CLF =
   /^(\S+) \S+ (?:\S+|"[^"]*") \[([^\]]+)\] "((?:[^"\\]|\\.)*)" (\d{3}|-) (?:\d+|-)(?: "((?:[^"\\]|\\.)*)" "((?:[^"\\]|\\.)*)"?)?/; // a cut-off last line may lack its closing quote
-const unquote = (s: string | undefined) => (s ?? '').replace(/\\(["\\])/g, '$1');
+const unquote = (s: string | undefined) =>
+  s === undefined ? '' : s.includes('\\') ? s.replace(/\\(["\\])/g, '$1') : s;
 
 function clf(line: string, needAgent: boolean): ParsedRequest | null {
   const m = CLF.exec(line);

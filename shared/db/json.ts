@@ -21,19 +21,34 @@ export const stripNul = (s: string): string => (s.includes('\0') ? s.replaceAll(
 
 /** Path (`a.b.0`) of the first string holding a NUL byte in a parsed request value, if any. */
 export function findNul(value: unknown, path: string): string | undefined {
-  if (typeof value === 'string') return value.includes('\0') ? path : undefined;
+  // The path is built only on the way back from a hit: a clean value (nearly every request, and a
+  // collect batch has thousands of strings) allocates nothing.
+  const trail = nulTrail(value);
+  return trail === undefined ? undefined : [path, ...trail.reverse()].join('.');
+}
+
+/** The keys from the hit up to `value` (innermost first), or undefined when there is no NUL. */
+function nulTrail(value: unknown): string[] | undefined {
+  if (typeof value === 'string') return value.includes('\0') ? [] : undefined;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
-      const hit = findNul(value[i], `${path}.${i}`);
-      if (hit) return hit;
+      const hit = nulTrail(value[i]);
+      if (hit) {
+        hit.push(String(i));
+        return hit;
+      }
     }
     return undefined;
   }
   if (value && typeof value === 'object') {
-    for (const [k, v] of Object.entries(value)) {
-      if (k.includes('\0')) return `${path}.${k.replaceAll('\0', '\\0')}`;
-      const hit = findNul(v, `${path}.${k}`);
-      if (hit) return hit;
+    for (const k in value) {
+      if (!Object.hasOwn(value, k)) continue;
+      if (k.includes('\0')) return [k.replaceAll('\0', '\\0')];
+      const hit = nulTrail((value as Record<string, unknown>)[k]);
+      if (hit) {
+        hit.push(k);
+        return hit;
+      }
     }
   }
   return undefined;

@@ -84,3 +84,62 @@ it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollup
   const again = await ingest(handle.db, site, 'import', [at(120, 3)], verifier);
   assert.equal(again.stored, 1);
 });
+
+it('makes a new month partition once when several processes ingest its first batches together', async () => {
+  // Each handle stands for a process (its own pool and its own record of the months it made).
+  // agent_events_partition's look-up under its lock could miss a table another session had just
+  // committed and fail with 42P07: an HTTP 500 from POST /api/v1/collect at the start of a month.
+  const { account } = await createAccount(handle.db, {
+    email: 'months@example.test',
+    variant: 'B',
+    tier: 'intelligence',
+    plan: null,
+    rateLimit: null,
+  });
+  const { site } = await registerSite(handle.db, {
+    accountId: account.id,
+    url: 'https://months.example.com/',
+  });
+  const verifier = createVerifier({
+    AGENT_VERIFY_RDNS: false,
+    AGENT_RDNS_TIMEOUT_MS: 100,
+    AGENT_RDNS_SERVERS: '',
+    SCAN_ALLOW_HOSTS: '',
+  });
+  const processes = Array.from({ length: 4 }, () => createDb(database.url, { max: 2 }));
+  try {
+    // Months long past: no other test has made their partitions.
+    for (let month = 0; month < 4; month++) {
+      const time = new Date(Date.UTC(2001, month, 10));
+      const batches = processes.flatMap((p, i) =>
+        [0, 1].map((j) =>
+          ingest(
+            p.db,
+            site,
+            'import',
+            [
+              {
+                time,
+                method: 'GET',
+                path: `/m${month}/${i}/${j}`,
+                status: 200,
+                ip: '198.51.100.1',
+                userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)',
+                referer: null,
+                hash: requestHash(`month ${month} ${i} ${j}`),
+              },
+            ],
+            verifier,
+          ),
+        ),
+      );
+      const counts = await Promise.all(batches);
+      assert.deepEqual(
+        counts.map((c) => c.stored),
+        Array(8).fill(1),
+      );
+    }
+  } finally {
+    for (const p of processes) await p.close();
+  }
+});
