@@ -102,11 +102,25 @@ const EMAIL =
   /[\p{L}\p{N}._%+-]+(?:@|\s?\[at\]\s?|\s?\(at\)\s?)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(\p{L}{2,24})\b/giu;
 const NOT_A_TLD = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'avif', 'css', 'js']);
 
+// Every address has one of these separators. Most pages have none, and the address pattern (a
+// Unicode class tried at every position of a long text) is then not run at all.
+const SEPARATOR = /@|[[(]at[\])]/iu;
+
+function* addresses(text: string): Generator<string> {
+  const t = text.slice(0, MAX_TEXT * 2);
+  if (!SEPARATOR.test(t)) return;
+  for (const m of t.matchAll(EMAIL)) {
+    if (!NOT_A_TLD.has((m[1] ?? '').toLowerCase())) yield m[0];
+  }
+}
+
 export function emailsInText(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.slice(0, MAX_TEXT * 2).matchAll(EMAIL)) {
-    if (NOT_A_TLD.has((m[1] ?? '').toLowerCase())) continue;
-    out.add(m[0].toLowerCase());
-  }
+  for (const a of addresses(text)) out.add(a.toLowerCase());
   return [...out];
+}
+
+/** emailsInText(text).length > 0, stopping at the first address. */
+export function hasEmailInText(text: string): boolean {
+  return !addresses(text).next().done;
 }

@@ -46,6 +46,21 @@ export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NO
 
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
+/**
+ * collapse($(el).text()), once per element: several checks read the text of every link of the
+ * page (contact, privacy, pricing, commerce and API links).
+ */
+export function collapsedText($: CheerioAPI, el: Element): string {
+  const memo = perDocument($, textMemo);
+  let text = memo.get(el);
+  if (text === undefined) {
+    text = collapse($(el).text());
+    memo.set(el, text);
+  }
+  return text;
+}
+const textMemo = (_$: CheerioAPI) => new Map<Element, string>();
+
 /** The body's rendered text (computed once per document). */
 export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyText);
 const readBodyText = ($: CheerioAPI) => textOf($('body').get(0));
