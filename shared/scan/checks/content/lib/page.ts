@@ -20,7 +20,9 @@ export const isElement = (n: AnyNode): n is Element =>
 export function isHiddenByMarkup(el: Element): boolean {
   if (el.attribs.hidden !== undefined) return true;
   if (el.name === 'input' && el.attribs.type?.toLowerCase() === 'hidden') return true;
-  const style = (el.attribs.style ?? '').replace(/\s+/g, '').toLowerCase();
+  // Most elements have no style attribute: answered without a regex (every text walk asks).
+  if (el.attribs.style === undefined) return false;
+  const style = el.attribs.style.replace(/\s+/g, '').toLowerCase();
   return style.includes('display:none') || style.includes('visibility:hidden');
 }
 
