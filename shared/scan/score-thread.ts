@@ -1,7 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { ArtifactSet } from './artifacts.ts';
 import type { ModelScore } from './engine.ts';
-import { SCAN_MODELS, scoreArtifacts } from './score.ts';
+import { SCAN_MODELS } from './scan-models.ts';
 import type { ScoreReply, ScoreRequest } from './score-worker.ts';
 
 // Scoring a page is tens of milliseconds of synchronous CPU (hundreds for a long page): run on a
@@ -9,6 +9,8 @@ import type { ScoreReply, ScoreRequest } from './score-worker.ts';
 // in one long-lived worker thread per process (score-worker.ts), which works through the sets in
 // the order they come. Scoring is pure, so the thread gives the same result as scoreArtifacts;
 // if the thread cannot start or dies, the sets it held are scored here, in this thread, as before.
+// The checks and models are loaded here only then: a process that starts scans loads them once,
+// in the thread.
 
 type Settle = { resolve: (r: Record<string, ModelScore>) => void; reject: (e: unknown) => void };
 
@@ -61,11 +63,9 @@ function start(): Worker {
 }
 
 function scoreHere(request: ScoreRequest, settle: Settle): void {
-  try {
-    settle.resolve(scoreArtifacts(request.artifacts, request.models));
-  } catch (err) {
-    settle.reject(err);
-  }
+  import('./score.ts')
+    .then(({ scoreArtifacts }) => settle.resolve(scoreArtifacts(request.artifacts, request.models)))
+    .catch(settle.reject);
 }
 
 /** Starts the scoring thread ahead of the first set (its modules load while a scan gathers). */

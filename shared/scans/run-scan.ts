@@ -9,7 +9,7 @@ import type { ModelScore } from '../scan/engine.ts';
 import { gatherQuick } from '../scan/gatherers/index.ts';
 import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
-import { SCAN_MODELS } from '../scan/score.ts';
+import { SCAN_MODELS } from '../scan/scan-models.ts';
 import { scoreInThread, warmScoreThread } from '../scan/score-thread.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
