@@ -3,12 +3,12 @@ import { allChecks } from './checks/index.ts';
 import { pageVerdict } from './computed/page-kind.ts';
 import { type ModelScore, runChecks, scoreModel } from './engine.ts';
 import { models } from './models/index.ts';
+import { SCAN_MODELS } from './scan-models.ts';
 
 // Scoring is pure: artifacts in, every model's score out. Each check runs once per scan however
 // many models use it. Stored artifacts can be rescored with this function after a model changes.
 
-/** Models scored for every scan (monitoring, GEO and citability score on demand from artifacts). */
-export const SCAN_MODELS = ['site-audit', 'agent-readability'] as const;
+export { SCAN_MODELS } from './scan-models.ts';
 
 export function scoreArtifacts(
   artifacts: ArtifactSet,

@@ -9,10 +9,12 @@ import type { ModelScore } from '../scan/engine.ts';
 import { gatherQuick } from '../scan/gatherers/index.ts';
 import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
-import { SCAN_MODELS, scoreArtifacts } from '../scan/score.ts';
+import { SCAN_MODELS } from '../scan/scan-models.ts';
+import { scoreInThread, warmScoreThread } from '../scan/score-thread.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
-// run), then score every model. Used by the scan_url task and by `sightline scan` alike.
+// run), then score every model in the scoring thread (score-thread.ts), off this event loop.
+// Used by the scan_url task and by `sightline scan` alike.
 
 export interface ScanDeps {
   policy: UrlPolicy;
@@ -76,6 +78,7 @@ function phaseTracker(deps: ScanDeps) {
 export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise<ScanOutcome> {
   const endTotal = scanDuration.startTimer({ mode, phase: 'total' });
   const timed = phaseTracker(deps);
+  warmScoreThread(); // its modules load while the scan gathers
   const quick = timed(mode, 'fetch', 'quick', () =>
     gatherQuick(
       {
@@ -109,8 +112,8 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
     if (value && typeof value === 'object' && 'error' in value && Object.keys(value).length === 1)
       gathererFailures.inc({ gatherer: name });
   }
-  const results = await timed(mode, 'score', 'score', async () =>
-    scoreArtifacts(artifacts, deps.models ?? SCAN_MODELS),
+  const results = await timed(mode, 'score', 'score', () =>
+    scoreInThread(artifacts, deps.models ?? SCAN_MODELS),
   );
   endTotal();
   return { artifacts, results };

@@ -102,11 +102,54 @@ const EMAIL =
   /[\p{L}\p{N}._%+-]+(?:@|\s?\[at\]\s?|\s?\(at\)\s?)[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)*\.(\p{L}{2,24})\b/giu;
 const NOT_A_TLD = new Set(['png', 'jpg', 'jpeg', 'gif', 'webp', 'svg', 'avif', 'css', 'js']);
 
+// Every address has a separator (@, [at] or (at)) right after its local part, so the pattern is
+// tried only where one ends, at the start of the local part before it (what a scan of every
+// position finds first), and not at each position of a long text (tens of milliseconds on a long
+// page). Sticky, from that position only; the same matches, in the same order, without overlaps.
+const EMAIL_AT = new RegExp(EMAIL.source, 'iuy');
+const SEPARATORS = /@|[[(]at[\])]/giu;
+const LOCAL_CHAR = /^[\p{L}\p{N}._%+-]$/u;
+const SPACE = /^\s$/u;
+
+/** The code point ending right before `i` (a surrogate pair counts as one). */
+function charBefore(t: string, i: number): string {
+  const low = t.charCodeAt(i - 1);
+  if (low >= 0xdc00 && low <= 0xdfff && i >= 2) {
+    const high = t.charCodeAt(i - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return t.slice(i - 2, i);
+  }
+  return t[i - 1] ?? '';
+}
+
+function* addresses(text: string): Generator<string> {
+  const t = text.slice(0, MAX_TEXT * 2);
+  const separators = new RegExp(SEPARATORS);
+  const email = new RegExp(EMAIL_AT);
+  let from = 0; // where the last address ended: addresses do not overlap
+  for (let sep = separators.exec(t); sep; sep = separators.exec(t)) {
+    // The local part ends at the separator; [at] and (at) may follow one space.
+    let end = sep.index;
+    if (sep[0] !== '@' && end > from && SPACE.test(t[end - 1] ?? '')) end--;
+    let start = end;
+    for (let c = charBefore(t, start); start > from && LOCAL_CHAR.test(c); c = charBefore(t, start))
+      start -= c.length;
+    if (start === end) continue;
+    email.lastIndex = start;
+    const m = email.exec(t);
+    if (!m) continue;
+    from = start + m[0].length;
+    separators.lastIndex = from;
+    if (!NOT_A_TLD.has((m[1] ?? '').toLowerCase())) yield m[0];
+  }
+}
+
 export function emailsInText(text: string): string[] {
   const out = new Set<string>();
-  for (const m of text.slice(0, MAX_TEXT * 2).matchAll(EMAIL)) {
-    if (NOT_A_TLD.has((m[1] ?? '').toLowerCase())) continue;
-    out.add(m[0].toLowerCase());
-  }
+  for (const a of addresses(text)) out.add(a.toLowerCase());
   return [...out];
+}
+
+/** emailsInText(text).length > 0, stopping at the first address. */
+export function hasEmailInText(text: string): boolean {
+  return !addresses(text).next().done;
 }

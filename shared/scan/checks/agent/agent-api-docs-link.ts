@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse, isRealHref } from '../content/lib/page.ts';
+import { collapsedText, isRealHref } from '../content/lib/page.ts';
 
 // RFC 8631 link relations for service descriptions and docs, and the OpenAPI media types.
 const LINK_SELECTOR =
@@ -28,7 +28,7 @@ export default defineCheck({
       .filter(
         (_, el) =>
           isRealHref(el.attribs.href) &&
-          (API_HREF.test(el.attribs.href ?? '') || API_TEXT.test(collapse($(el).text()))),
+          (API_HREF.test(el.attribs.href ?? '') || API_TEXT.test(collapsedText($, el))),
       )
       .map((_, el) => el.attribs.href ?? '')
       .get();

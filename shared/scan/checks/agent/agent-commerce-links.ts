@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse, isRealHref } from '../content/lib/page.ts';
+import { collapsedText, isRealHref } from '../content/lib/page.ts';
 
 // Where a transaction starts: pricing, plans, cart, checkout, sign-up, booking, ordering.
 const ACTION =
@@ -21,7 +21,7 @@ export default defineCheck({
     $('a[href]').each((_, el) => {
       const href = el.attribs.href ?? '';
       if (!isRealHref(href)) return;
-      const text = collapse($(el).text()) || (el.attribs['aria-label'] ?? '');
+      const text = collapsedText($, el) || (el.attribs['aria-label'] ?? '');
       const m = ACTION.exec(href.replace(/[/_?=&.-]+/g, ' ')) ?? ACTION.exec(text);
       if (m && !found.has(href)) found.set(href, m[0].toLowerCase());
     });

@@ -1,8 +1,8 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
-import { emailsInText, phoneCountries, phonesInText } from '../../computed/contact.ts';
+import { hasEmailInText, phoneCountries, phonesInText } from '../../computed/contact.ts';
 import { loadDocument } from '../../computed/document.ts';
 import { isLinkOfKind } from '../content/lib/link-words.ts';
-import { bodyText, collapse, htmlLang, isRealHref, listText } from '../content/lib/page.ts';
+import { bodyText, collapse, collapsedText, htmlLang, isRealHref, listText } from '../content/lib/page.ts';
 import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 
 // Ready buyers look for a way to reach a person. Any working path counts: an email or phone link,
@@ -33,7 +33,7 @@ export default defineCheck({
       .filter((a) => {
         const href = a.attribs.href ?? '';
         if (/^(mailto|tel):/i.test(href)) return false;
-        return isLinkOfKind('contact', collapse($(a).text()), href);
+        return isLinkOfKind('contact', collapsedText($, a), href);
       });
     if (contactLinks.some((a) => isRealHref(a.attribs.href))) found.push('contact page link');
     const data = structuredData($);
@@ -41,7 +41,7 @@ export default defineCheck({
       found.push('address');
     if ($('form textarea').length) found.push('contact form');
     const text = bodyText($);
-    if (!found.includes('email link') && emailsInText(text).length > 0) found.push('email address');
+    if (!found.includes('email link') && hasEmailInText(text)) found.push('email address');
     if (
       !found.includes('phone link') &&
       (PHONE_AFTER_WORD.test(text) ||

@@ -1,6 +1,6 @@
 import { defineCheck, pass, warn } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { bodyText, collapse, isRealHref, listText } from '../content/lib/page.ts';
+import { bodyText, collapse, collapsedText, isRealHref, listText } from '../content/lib/page.ts';
 import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 
 // Hidden prices are a top reason visitors leave (Baymard: unexpected costs lead checkout
@@ -31,7 +31,7 @@ export default defineCheck({
     const link = $('a[href]')
       .toArray()
       .find(
-        (a) => isRealHref(a.attribs.href) && PRICING_LINK.test(`${collapse($(a).text())} ${a.attribs.href}`),
+        (a) => isRealHref(a.attribs.href) && PRICING_LINK.test(`${collapsedText($, a)} ${a.attribs.href}`),
       );
     if (link) found.push(`a link to "${collapse($(link).text()) || link.attribs.href}"`);
     if (found.length > 0) return pass(`Pricing is visible: ${listText(found)}`, { found });

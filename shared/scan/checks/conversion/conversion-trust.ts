@@ -1,7 +1,7 @@
 import { defineCheck, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
 import { isLinkOfKind } from '../content/lib/link-words.ts';
-import { collapse, isRealHref, listText } from '../content/lib/page.ts';
+import { collapsedText, isRealHref, listText } from '../content/lib/page.ts';
 import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 
 // What makes a stranger trust a site enough to act (Baymard's checkout-trust and NN/g's
@@ -33,7 +33,7 @@ export default defineCheck({
       privacy: $('a[href]')
         .toArray()
         .some(
-          (a) => isRealHref(a.attribs.href) && isLinkOfKind('privacy', collapse($(a).text()), a.attribs.href),
+          (a) => isRealHref(a.attribs.href) && isLinkOfKind('privacy', collapsedText($, a), a.attribs.href),
         ),
       socialProof:
         $('[class], [id]')

@@ -20,7 +20,9 @@ export const isElement = (n: AnyNode): n is Element =>
 export function isHiddenByMarkup(el: Element): boolean {
   if (el.attribs.hidden !== undefined) return true;
   if (el.name === 'input' && el.attribs.type?.toLowerCase() === 'hidden') return true;
-  const style = (el.attribs.style ?? '').replace(/\s+/g, '').toLowerCase();
+  // Most elements have no style attribute: answered without a regex (every text walk asks).
+  if (el.attribs.style === undefined) return false;
+  const style = el.attribs.style.replace(/\s+/g, '').toLowerCase();
   return style.includes('display:none') || style.includes('visibility:hidden');
 }
 
@@ -45,6 +47,21 @@ export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NO
 }
 
 export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * collapse($(el).text()), once per element: several checks read the text of every link of the
+ * page (contact, privacy, pricing, commerce and API links).
+ */
+export function collapsedText($: CheerioAPI, el: Element): string {
+  const memo = perDocument($, textMemo);
+  let text = memo.get(el);
+  if (text === undefined) {
+    text = collapse($(el).text());
+    memo.set(el, text);
+  }
+  return text;
+}
+const textMemo = (_$: CheerioAPI) => new Map<Element, string>();
 
 /** The body's rendered text (computed once per document). */
 export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyText);

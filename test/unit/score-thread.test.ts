@@ -1,0 +1,55 @@
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
+import { scoreArtifacts } from '../../shared/scan/score.ts';
+import { closeScoreThread, scoreInThread } from '../../shared/scan/score-thread.ts';
+import {
+  gatherError,
+  html,
+  lighthouse,
+  page,
+  rendered,
+  resources,
+  robots,
+  sitemap,
+} from './artifact-factory.ts';
+
+// Scans score in a worker thread (under tsx here, as in development): its answers must be exactly
+// what scoring in this thread gives, errors included, and several sets in flight keep their order.
+
+const content = html(
+  '<header><a href="/">Home</a><a href="/contact">Contact</a></header><main><h1>Opening hours</h1>' +
+    '<p>Call us on +44 20 7946 0958 or write to info@example.test.</p><ul><li>Mon</li><li>Tue</li></ul></main>',
+);
+const sets: ArtifactSet[] = [
+  { Page: page({ html: content }), Resources: resources(), RobotsTxt: robots('User-agent: *\nAllow: /') },
+  { Page: page(), Sitemap: sitemap(), Rendered: rendered(), Lighthouse: lighthouse() },
+  { Page: page({ status: 404 }), Resources: gatherError('connection refused') },
+];
+
+after(() => closeScoreThread());
+
+describe('scoring thread', () => {
+  it('gives the same results as scoring in this thread, for sets in flight together', async () => {
+    const threaded = await Promise.all(sets.map((s) => scoreInThread(s)));
+    assert.equal(threaded.length, sets.length);
+    sets.forEach((s, i) => {
+      assert.deepEqual(threaded[i], scoreArtifacts(s));
+    });
+  });
+
+  it('scores the models asked for', async () => {
+    const r = await scoreInThread(sets[0]!, ['agent-readability']);
+    assert.deepEqual(Object.keys(r), ['agent-readability']);
+  });
+
+  it('rejects with the error scoring in this thread would throw', async () => {
+    await assert.rejects(scoreInThread(sets[0]!, ['no-such-model']), /unknown scoring model no-such-model/);
+  });
+
+  it('scores in this thread when the thread has been closed mid-flight', async () => {
+    const inFlight = scoreInThread(sets[1]!);
+    await closeScoreThread();
+    assert.deepEqual(await inFlight, scoreArtifacts(sets[1]!));
+  });
+});
