@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql } from 'kysely';
+import { sql, type Transaction } from 'kysely';
 import { createAccount, revokeKeys } from '../../shared/accounts/accounts.ts';
 import { TIER_LIMITS } from '../../shared/accounts/auth.ts';
 import { hashKey } from '../../shared/accounts/keys.ts';
 import { peekToken, pruneHits, takeToken } from '../../shared/accounts/rate-limit.ts';
+import type { Database } from '../../shared/db/database.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -325,6 +326,48 @@ describe('batched keyed admissions (admit_keys)', () => {
       await Promise.all(waiting); // once the holder commits, both finish
     } finally {
       await holder.close();
+    }
+  });
+});
+
+describe('limiter plans', () => {
+  it('stay on the indexes when the hits table grows after a connection first used them', async () => {
+    // A new deployment: the connection runs its first admissions while rate_limit_hits is
+    // empty (the plans plpgsql caches then are reused for the connection's life), then the
+    // table fills. Sequential scans would read every hit on every later batch.
+    const fresh = await createTestDatabase();
+    const one = createDb(fresh.url, { max: 1 });
+    try {
+      const { key } = await createAccount(one.db, {
+        email: 'plans@example.com',
+        variant: 'A',
+        tier: 'agent',
+        rateLimit: 1_000_000,
+      });
+      const hash = hashKey(key.key);
+      const batch = () =>
+        sql`select * from admit_keys(${[hash, hash]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
+            '1 hour'::interval)`.execute(one.db);
+      for (let i = 0; i < 12; i++) await batch(); // past plpgsql's switch to a cached generic plan
+      await sql`insert into rate_limit_hits (bucket, hit_at)
+                select 'someone-else', clock_timestamp() from generate_series(1, 50000)`.execute(one.db);
+      // The transaction's own statistics: rows of rate_limit_hits read by sequential scans.
+      const seqRead = async (trx: Transaction<Database>) =>
+        Number(
+          (
+            await sql<{ n: string }>`select seq_tup_read as n from pg_stat_xact_user_tables
+                                      where relname = 'rate_limit_hits'`.execute(trx)
+          ).rows[0]?.n ?? 0,
+        );
+      await one.db.transaction().execute(async (trx) => {
+        const before = await seqRead(trx);
+        await sql`select * from admit_keys(${[hash]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
+                  '1 hour'::interval)`.execute(trx);
+        assert.equal((await seqRead(trx)) - before, 0, 'no hit was read by a sequential scan');
+      });
+    } finally {
+      await one.close();
+      await fresh.drop();
     }
   });
 });
