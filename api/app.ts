@@ -3,18 +3,18 @@ import Koa, { type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../shared/services.ts';
 import { errorHandler } from './middlewares/errors.ts';
-import { guard, rateHeadersFallback } from './middlewares/guard.ts';
+import { admission, rateHeadersFallback } from './middlewares/guard.ts';
 import { jsonBodyOnly } from './middlewares/json-body.ts';
 import { observe } from './middlewares/observe.ts';
-import { validate } from './middlewares/validate.ts';
+import { routeInput } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
 import { pageRoutes } from './pages/router.ts';
-import type { RouteContext, RouteDef } from './route.ts';
+import type { RouteContext, RouteDef, RouteInput } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
  * Builds the Koa app: observe -> errors -> rate headers -> pages -> API routes, and per route
- * guard (admission) -> JSON-only check -> body -> validate -> handler. The body is parsed only once a route has
+ * admission -> JSON-only check -> body -> validation -> handler. The body is parsed only once a route has
  * matched and admitted the caller: an unknown path or a refused caller costs no parsing.
  *
  * Every request pays for what runs before its handler, so the common path is kept short: a
@@ -46,45 +46,59 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     }
     return parser;
   };
-  const named = (name: string): Middleware => {
-    return async (ctx, next) => {
-      ctx.state.routeName = name;
-      await next();
+  /**
+   * One route's steps in one middleware, in order: its name (the metric label), admission, the
+   * JSON-only check, the body (parsed only now, for methods that have one), validation, handler.
+   * One function rather than a middleware per step: every request pays for each layer it passes.
+   */
+  const endpoint = (
+    def: Pick<RouteDef, 'path' | 'method' | 'access' | 'request' | 'responses' | 'bodyLimit'>,
+    handle: (ctx: RouteContext, input: RouteInput<unknown, unknown, unknown>) => Promise<void> | void,
+  ): Middleware => {
+    const admit = admission(def.access, services);
+    // A JSON endpoint takes only JSON: 415 otherwise, as problem+json or, where the route
+    // declares its own 415 body (MCP), as a JSON-RPC error.
+    const jsonOnly = def.request?.body ? jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem') : undefined;
+    // koa-body reads bodies of POST, PUT and PATCH only: elsewhere it would be a no-op per call.
+    const parseBody = BODY_METHODS.has(def.method)
+      ? bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)
+      : undefined;
+    const input = routeInput(def as RouteDef);
+    return async (rawCtx) => {
+      const ctx = rawCtx as RouteContext;
+      ctx.state.routeName = def.path;
+      await admit(ctx);
+      if (jsonOnly) {
+        let accepted = false;
+        await jsonOnly(ctx, async () => {
+          accepted = true;
+        });
+        if (!accepted) return; // answered (the JSON-RPC style 415)
+      }
+      if (parseBody) await parseBody(ctx, async () => {});
+      await handle(ctx, input(ctx));
     };
   };
 
-  router.get('/openapi.json', named('/openapi.json'), guard({ kind: 'public' }, services), (ctx) => {
-    ctx.body = openapi;
-  });
+  router.get(
+    '/openapi.json',
+    endpoint({ path: '/openapi.json', method: 'get', access: { kind: 'public' }, responses: {} }, (ctx) => {
+      ctx.body = openapi;
+    }),
+  );
 
-  // Path without parameters -> method -> the route's chain, for the look-up that skips the router.
-  const exact = new Map<string, Map<string, Middleware[]>>();
+  // Path without parameters -> method -> the route's endpoint, for the look-up that skips the router.
+  const exact = new Map<string, Map<string, Middleware>>();
   for (const def of routes) {
-    // A JSON endpoint takes only JSON: 415 otherwise, as problem+json or, where the route
-    // declares its own 415 body (MCP), as a JSON-RPC error.
-    const jsonOnly = def.request?.body ? [jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem')] : [];
-    // koa-body reads bodies of POST, PUT and PATCH only: elsewhere it would be a no-op per call.
-    const body = BODY_METHODS.has(def.method)
-      ? [bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)]
-      : [];
-    const chain: Middleware[] = [
-      named(def.path),
-      guard(def.access, services),
-      ...jsonOnly,
-      ...body,
-      validate(def),
-      async (rawCtx) => {
-        const ctx = rawCtx as RouteContext;
-        const input = ctx.state.input as Parameters<RouteDef['handler']>[1];
-        await def.handler(ctx, input, services);
-      },
-    ];
-    router[def.method](def.path, ...chain);
+    const run = endpoint(def, (ctx, input) =>
+      def.handler(ctx, input as Parameters<RouteDef['handler']>[1], services),
+    );
+    router[def.method](def.path, run);
     if (!def.path.includes(':') && !def.path.includes('*')) {
-      const byMethod = exact.get(def.path) ?? new Map<string, Middleware[]>();
+      const byMethod = exact.get(def.path) ?? new Map<string, Middleware>();
       exact.set(def.path, byMethod);
       // The first route registered for a path and method wins, as in the router.
-      if (!byMethod.has(def.method.toUpperCase())) byMethod.set(def.method.toUpperCase(), chain);
+      if (!byMethod.has(def.method.toUpperCase())) byMethod.set(def.method.toUpperCase(), run);
     }
   }
   // A parameterised route registered earlier would take the path in the router: keep its order.
@@ -95,10 +109,10 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     }
   }
   const routesByPath: Middleware = (ctx, next) => {
-    const chain = exact.get(ctx.path)?.get(ctx.method);
-    if (!chain) return apiRouter(ctx, next);
+    const run = exact.get(ctx.path)?.get(ctx.method);
+    if (!run) return apiRouter(ctx, next);
     ctx.params = {};
-    return runChain(chain, ctx, 0);
+    return run(ctx, next);
   };
   const apiRouter = router.routes() as Middleware;
   const pages = pageRoutes(services); // pages for people: api/pages/router.ts
@@ -113,10 +127,3 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
 }
 
 const BODY_METHODS = new Set(['post', 'put', 'patch']);
-
-/** Runs a route's middleware in order, each one's next() calling the one after it. */
-function runChain(chain: Middleware[], ctx: Parameters<Middleware>[0], i: number): Promise<void> {
-  const mw = chain[i];
-  if (!mw) return Promise.resolve();
-  return Promise.resolve(mw(ctx, () => runChain(chain, ctx, i + 1)));
-}

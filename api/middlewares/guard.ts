@@ -18,10 +18,10 @@ export const callerOf = (ctx: RouteContext): Caller => ({
   ip: ctx.ip,
 });
 
-export function guard(access: AccessRule, services: Services): Middleware {
+/** A route's admission step: the caller is admitted (headers set, principal kept) or it throws. */
+export function admission(access: AccessRule, services: Services): (ctx: RouteContext) => Promise<void> {
   const admitter = new Admitter(services.db, services.config);
-  return async (rawCtx, next) => {
-    const ctx = rawCtx as RouteContext;
+  return async (ctx) => {
     try {
       const admitted = await admitter.admit(callerOf(ctx), access);
       setRateHeaders(ctx, admitted.rate);
@@ -30,7 +30,6 @@ export function guard(access: AccessRule, services: Services): Middleware {
       if (err instanceof AdmissionError) setRateHeaders(ctx, err.rate);
       throw err;
     }
-    return next();
   };
 }
 

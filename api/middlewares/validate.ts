@@ -1,8 +1,7 @@
-import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { findNul } from '../../shared/db/json.ts';
 import { badRequest, type FieldError } from '../../shared/errors.ts';
-import type { RouteContext, RouteDef } from '../route.ts';
+import type { RouteContext, RouteDef, RouteInput } from '../route.ts';
 
 function fieldErrors(where: string, error: z.ZodError): FieldError[] {
   return error.issues.map((i) => ({
@@ -11,11 +10,13 @@ function fieldErrors(where: string, error: z.ZodError): FieldError[] {
   }));
 }
 
-/** Parses query, params and body with the route's schemas; a failure is one 400 naming every bad field. */
-export function validate(def: RouteDef): Middleware {
+/**
+ * A route's validation step: query, params and body parsed with the route's schemas into the
+ * handler's input; a failure is one 400 naming every bad field.
+ */
+export function routeInput(def: RouteDef): (ctx: RouteContext) => RouteInput<unknown, unknown, unknown> {
   const schemas = def.request ?? {};
-  return async (rawCtx, next) => {
-    const ctx = rawCtx as RouteContext;
+  return (ctx) => {
     const errors: FieldError[] = [];
     const query = parse(errors, 'query', schemas.query, ctx.query);
     const params = parse(errors, 'params', schemas.params, ctx.params ?? {});
@@ -27,8 +28,7 @@ export function validate(def: RouteDef): Middleware {
       rawBody === undefined || rawBody === null ? {} : rawBody,
     );
     if (errors.length) throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
-    ctx.state.input = { query, params, body };
-    await next();
+    return { query, params, body };
   };
 }
 
