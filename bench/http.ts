@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import Koa from 'koa';
 import { sql } from 'kysely';
@@ -9,10 +10,25 @@ import { goal, limit, perSecond } from './stats.ts';
 // of JSON in this process, then an authenticated, rate-limited endpoint (key look-up plus the
 // rolling-hour count and insert in Postgres on every call).
 
-async function helloWorld(): Promise<{ url: string; close: () => Promise<void> }> {
+/**
+ * A bare Koa app in this process: a hello-world, or (`same`) one answering exactly the bytes a
+ * /api/v1/status answer has (its body and its X-Request-Id and X-RateLimit-* headers), which
+ * separates what our middleware costs from what a longer answer costs the load generator.
+ */
+async function helloWorld(same?: {
+  body: string;
+  headers: Record<string, string>;
+}): Promise<{ url: string; close: () => Promise<void> }> {
   const app = new Koa();
   app.use((ctx) => {
-    ctx.body = { status: 'operational' };
+    if (!same) {
+      ctx.body = { status: 'operational' };
+      return;
+    }
+    ctx.set('X-Request-Id', randomUUID());
+    for (const [name, value] of Object.entries(same.headers)) ctx.set(name, value);
+    ctx.type = 'application/json';
+    ctx.body = same.body;
   });
   const server: http.Server = await new Promise((resolve) => {
     const s = app.listen(0, '127.0.0.1', () => resolve(s));
@@ -64,23 +80,36 @@ async function limiterCost(ctx: BenchContext): Promise<BenchRow[]> {
 
 export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
   const { seconds, connections } = ctx.options;
+  const status = `${ctx.api.url}/api/v1/status`;
+  const sample = await fetch(status);
+  const rateHeaders = Object.fromEntries(
+    ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'].map((h) => [
+      h,
+      sample.headers.get(h) ?? '',
+    ]),
+  );
   const hello = await helloWorld();
+  const sameBytes = await helloWorld({ body: await sample.text(), headers: rateHeaders });
   try {
-    const status = `${ctx.api.url}/api/v1/status`;
     await warmUp({ url: hello.url, connections });
+    await warmUp({ url: sameBytes.url, connections });
     await warmUp({ url: status, connections });
     // Alternate the two targets and keep each one's best run: other load on a shared machine
     // then hurts the ratio less than a single back-to-back pair would.
     const bare: LoadResult[] = [];
+    const same: LoadResult[] = [];
     const ours: LoadResult[] = [];
     for (let round = 0; round < 2; round++) {
       ctx.progress(`http: bare Koa, round ${round + 1}`);
       bare.push(await load({ url: hello.url, seconds: seconds / 2, connections }));
+      ctx.progress(`http: bare Koa with /status's bytes, round ${round + 1}`);
+      same.push(await load({ url: sameBytes.url, seconds: seconds / 2, connections }));
       ctx.progress(`http: /api/v1/status, round ${round + 1}`);
       ours.push(await load({ url: status, seconds: seconds / 2, connections }));
     }
     const best = (runs: LoadResult[]) => runs.reduce((a, b) => (b.rps > a.rps ? b : a));
     const b = best(bare);
+    const m = best(same);
     const s = best(ours);
 
     // A limit no run can reach, so every call does the full rate-limit work and none is refused.
@@ -106,9 +135,21 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
       ...limiter,
       { measurement: 'bare Koa hello-world (same process)', result: perSecond(b.rps), notes: latency(b) },
       {
+        measurement: "bare Koa answering /api/v1/status's bytes (same body and headers)",
+        result: perSecond(m.rps),
+        notes: `${(m.rps / b.rps).toFixed(2)}× the hello-world: the longer answer's own cost; ${latency(m)}`,
+      },
+      {
         measurement: 'GET /api/v1/status (public, no key)',
         result: perSecond(s.rps),
-        notes: [goal(s.rps / b.rps, 0.7, 'bare Koa'), latency(s), failures(s)].filter(Boolean).join('; '),
+        notes: [
+          goal(s.rps / b.rps, 0.7, 'bare Koa'),
+          `${(s.rps / m.rps).toFixed(2)}× bare Koa with the same bytes`,
+          latency(s),
+          failures(s),
+        ]
+          .filter(Boolean)
+          .join('; '),
       },
       {
         measurement: 'GET /api/v1/account (key, rate-limited), fresh key',
@@ -130,6 +171,7 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
     ];
   } finally {
     await hello.close();
+    await sameBytes.close();
   }
 }
 
