@@ -101,13 +101,21 @@ describe('Lighthouse in a warm child process', { skip }, () => {
       assert.equal(runner.pid, pid, 'the same child ran both');
       assert.equal(lighthouseStats.childrenStarted, started + 1);
       assert.equal(pool.stats.launches, 1, 'one Chromium for every run and the render');
-      // Per-run state (console messages, issues, image sizes) starts afresh in a warm child.
+      // Per-run state (console messages, issues, image sizes) starts afresh in a warm child. The
+      // audits compared are the ones that read it; timing audits (long-tasks is scored only when
+      // a task ran over 50 ms) may differ between any two runs on a busy machine.
       for (const id of ['accessibility', 'best-practices', 'seo'])
         assert.equal(second.categories[id], first.categories[id], id);
-      assert.deepEqual(
-        Object.fromEntries(Object.entries(second.audits).map(([k, v]) => [k, v.score !== null])),
-        Object.fromEntries(Object.entries(first.audits).map(([k, v]) => [k, v.score !== null])),
-      );
+      const perRunState = [
+        'errors-in-console',
+        'inspector-issues',
+        'deprecations',
+        'image-size-responsive',
+        'image-aspect-ratio',
+      ];
+      for (const id of perRunState) assert.ok(first.audits[id], `${id} is in the report`);
+      const scores = (r: typeof first) => perRunState.map((id) => [id, r.audits[id]?.score ?? null]);
+      assert.deepEqual(scores(second), scores(first));
     } finally {
       await runner.close();
     }
