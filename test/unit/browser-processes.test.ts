@@ -2,8 +2,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { getPriority } from 'node:os';
 import { describe, it } from 'node:test';
-import { findProcesses, groupMembers, killGroupAndWait } from '../../worker/browser/processes.ts';
+import {
+  BACKGROUND_NICE,
+  findProcesses,
+  groupMembers,
+  killGroupAndWait,
+  lowerPriority,
+} from '../../worker/browser/processes.ts';
 
 describe('process-group helpers', { skip: !existsSync('/proc/self/stat') && 'needs Linux /proc' }, () => {
   it('find a group by command line and kill every member of it', async () => {
@@ -29,5 +36,29 @@ describe('process-group helpers', { skip: !existsSync('/proc/self/stat') && 'nee
     assert.equal(await killGroupAndWait(pgid), true);
     assert.equal(groupMembers(pgid).length, 0);
     assert.equal(findProcesses(marker).length, 0);
+  });
+
+  it('lower the priority of a whole group, and processes it starts later inherit it', async () => {
+    // A leader with one child now and one made after the call, like a browser's zygote forking
+    // renderers later.
+    const leader = spawn('sh', ['-c', 'sleep 60 & read go; sleep 60 & wait'], {
+      detached: true,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    });
+    const pgid = leader.pid!;
+    try {
+      const until = Date.now() + 5000;
+      while (groupMembers(pgid).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      assert.equal(getPriority(pgid), 0, 'started at the default priority');
+      lowerPriority(new Set([pgid]));
+      for (const p of groupMembers(pgid)) assert.equal(getPriority(p.pid), BACKGROUND_NICE, `pid ${p.pid}`);
+      leader.stdin!.write('go\n');
+      while (groupMembers(pgid).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      const members = groupMembers(pgid);
+      assert.equal(members.length, 3, 'the later child is there');
+      for (const p of members) assert.equal(getPriority(p.pid), BACKGROUND_NICE, `pid ${p.pid}`);
+    } finally {
+      await killGroupAndWait(pgid);
+    }
   });
 });

@@ -5,7 +5,7 @@ import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
 import { BrowserError } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
 import type { DevtoolsSession, WorkerBrowserPool } from './pool.ts';
-import { killGroup, killGroupAndWait } from './processes.ts';
+import { killGroup, killGroupAndWait, lowerPriority } from './processes.ts';
 
 // Lighthouse runs in a child process that stays warm across runs (Node started and Lighthouse
 // imported once, not per scan), one run at a time per worker process (its maintainers: never two
@@ -164,6 +164,7 @@ class WarmChild {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       if (!this.alive) return onExit(this.proc.exitCode, this.proc.signalCode);
+      if (this.pgid) lowerPriority(new Set([this.pgid])); // its threads, as they are by now
       this.proc.send(job, (err) => {
         if (err)
           fail(new BrowserError('lighthouse_failed', `Could not reach Lighthouse: ${err.message}`), true);

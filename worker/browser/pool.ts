@@ -6,7 +6,7 @@ import type { UrlPolicy } from '../../shared/net/url-policy.ts';
 import type { BrowserPool, BrowserSession, SessionOptions } from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
-import { killGroup, killGroupAndWait } from './processes.ts';
+import { killGroup, killGroupAndWait, lowerPriority } from './processes.ts';
 
 // One Chromium per worker process, launched lazily and relaunched after a crash; each scan gets a
 // session: its own policy proxy (so blocked requests are attributed to that scan) and fresh
@@ -153,6 +153,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
     launches++;
     const pid = await browserPid(b);
     if (pid) pids.add(pid);
+    if (pid) lowerPriority(new Set([pid])); // before its first page: renderers inherit it
     b.on('disconnected', () => {
       if (browser === b) browser = null;
       // Crash or close: take any remaining helper processes with it.
