@@ -60,6 +60,7 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
       browser: () => browserResources(config),
       signal: deadline,
       onPhase: (phase) => progress.phase(phase),
+      scoring: 'here', // one scan and exit: no second copy of the checks in a thread
     });
     progress.done('done');
     const page = artifacts.Page;

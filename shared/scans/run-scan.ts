@@ -33,6 +33,12 @@ export interface ScanDeps {
   indexnow?: { key: string; keyLocation?: string | null };
   /** Models to score (every check still runs once); default: the scan models (site-audit, agent-readability). */
   models?: readonly string[];
+  /**
+   * Where the checks run: `thread` (default) keeps them off this event loop, for processes that
+   * serve others meanwhile; `here` is for a one-shot scan (the CLI), where a thread would only
+   * load every check a second time.
+   */
+  scoring?: 'thread' | 'here';
 }
 
 export interface ScanOutcome {
@@ -78,7 +84,8 @@ function phaseTracker(deps: ScanDeps) {
 export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise<ScanOutcome> {
   const endTotal = scanDuration.startTimer({ mode, phase: 'total' });
   const timed = phaseTracker(deps);
-  warmScoreThread(); // its modules load while the scan gathers
+  const here = deps.scoring === 'here';
+  if (!here) warmScoreThread(); // its modules load while the scan gathers
   const quick = timed(mode, 'fetch', 'quick', () =>
     gatherQuick(
       {
@@ -112,8 +119,11 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
     if (value && typeof value === 'object' && 'error' in value && Object.keys(value).length === 1)
       gathererFailures.inc({ gatherer: name });
   }
-  const results = await timed(mode, 'score', 'score', () =>
-    scoreInThread(artifacts, deps.models ?? SCAN_MODELS),
+  const models = deps.models ?? SCAN_MODELS;
+  const results = await timed(mode, 'score', 'score', async () =>
+    here
+      ? (await import('../scan/score.ts')).scoreArtifacts(artifacts, models)
+      : scoreInThread(artifacts, models),
   );
   endTotal();
   return { artifacts, results };
