@@ -4,7 +4,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { classifyVisitCached } from './classify.ts';
+import { classifyVisit } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
 import { aiReferral, engine } from './referrals.ts';
@@ -177,7 +177,7 @@ export async function ingest(
   };
 
   for (const req of requests) {
-    const c = classifyVisitCached(req.userAgent);
+    const c = classifyVisit(req.userAgent);
     if (c.agent || c.isAi) {
       const platform = c.platform ?? 'Other';
       const row: AgentRow = {

@@ -69,17 +69,19 @@ const AI_MARKERS = [
 ];
 const BROWSER_SHAPE = /^(?:Mozilla\/[45]\.0|Opera\/\d)/;
 
-// Access logs repeat the same few hundred user agents millions of times.
-const cache = new Map<string, UaClassification>();
+// Access logs repeat the same few hundred user agents millions of times: each is classified once
+// and every caller shares the one frozen answer (no copy per line).
+const cache = new Map<string, Readonly<UaClassification>>();
 const MAX_CACHED = 2000;
 
-export function classifyUserAgent(ua: string): UaClassification {
-  const hit = cache.get(ua);
-  if (hit) return { ...hit };
-  const result = classify(ua);
-  if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  cache.set(ua, result);
-  return { ...result };
+export function classifyUserAgent(ua: string): Readonly<UaClassification> {
+  let result = cache.get(ua);
+  if (!result) {
+    result = Object.freeze(classify(ua));
+    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
+    cache.set(ua, result);
+  }
+  return result;
 }
 
 function classify(ua: string): UaClassification {
