@@ -62,10 +62,17 @@ function start(): Worker {
   return w;
 }
 
+/** scoreArtifacts in this thread, its modules loaded on first use (a one-shot scan, the fallback). */
+export async function scoreInThisThread(
+  artifacts: ArtifactSet,
+  models: readonly string[] = SCAN_MODELS,
+): Promise<Record<string, ModelScore>> {
+  const { scoreArtifacts } = await import('./score.ts');
+  return scoreArtifacts(artifacts, models);
+}
+
 function scoreHere(request: ScoreRequest, settle: Settle): void {
-  import('./score.ts')
-    .then(({ scoreArtifacts }) => settle.resolve(scoreArtifacts(request.artifacts, request.models)))
-    .catch(settle.reject);
+  scoreInThisThread(request.artifacts, request.models).then(settle.resolve, settle.reject);
 }
 
 /** Starts the scoring thread ahead of the first set (its modules load while a scan gathers). */

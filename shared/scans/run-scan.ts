@@ -10,11 +10,11 @@ import { gatherQuick } from '../scan/gatherers/index.ts';
 import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
 import { SCAN_MODELS } from '../scan/scan-models.ts';
-import { scoreInThread, warmScoreThread } from '../scan/score-thread.ts';
+import { scoreInThisThread, scoreInThread, warmScoreThread } from '../scan/score-thread.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
-// run), then score every model in the scoring thread (score-thread.ts), off this event loop.
-// Used by the scan_url task and by `sightline scan` alike.
+// run), then score every model: in the scoring thread (score-thread.ts), off this event loop, for
+// the scan_url task; in this thread for `sightline scan`, which scans once and exits.
 
 export interface ScanDeps {
   policy: UrlPolicy;
@@ -120,10 +120,8 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
       gathererFailures.inc({ gatherer: name });
   }
   const models = deps.models ?? SCAN_MODELS;
-  const results = await timed(mode, 'score', 'score', async () =>
-    here
-      ? (await import('../scan/score.ts')).scoreArtifacts(artifacts, models)
-      : scoreInThread(artifacts, models),
+  const results = await timed(mode, 'score', 'score', () =>
+    (here ? scoreInThisThread : scoreInThread)(artifacts, models),
   );
   endTotal();
   return { artifacts, results };
