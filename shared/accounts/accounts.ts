@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
-import { type AccountView, TIERS_BY_VARIANT } from './auth.ts';
+import { type AccountView, TIERS_BY_VARIANT, toAccountView } from './auth.ts';
 import { generateKey } from './keys.ts';
 import { newStatusToken } from './status-token.ts';
 
@@ -143,15 +143,5 @@ export async function getAccountView(
     ])
     .where('accounts.id', '=', accountId)
     .executeTakeFirst();
-  if (!row) return undefined;
-  return {
-    id: Number(row.id),
-    email: row.email,
-    variant: row.variant,
-    tier: row.tier,
-    plan: row.plan ?? null,
-    betaFlags: row.beta_flags,
-    notificationPreferences: row.notification_preferences,
-    createdAt: row.created_at.toISOString(),
-  };
+  return row && toAccountView(row);
 }

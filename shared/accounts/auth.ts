@@ -42,6 +42,29 @@ export interface AccountView {
   createdAt: string;
 }
 
+/** An account row (with its active plan, if any) as the API and the console show it. */
+export function toAccountView(row: {
+  id: string | number;
+  email: string;
+  variant: Variant;
+  tier: ApiTier;
+  plan: Plan | null;
+  beta_flags: Record<string, boolean>;
+  notification_preferences: Record<string, unknown>;
+  created_at: Date;
+}): AccountView {
+  return {
+    id: Number(row.id),
+    email: row.email,
+    variant: row.variant,
+    tier: row.tier,
+    plan: row.plan ?? null,
+    betaFlags: row.beta_flags,
+    notificationPreferences: row.notification_preferences,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
 export type AuthResult =
   | { ok: true; principal: Principal }
   | { ok: false; reason: 'missing' | 'malformed' | 'unknown' | 'revoked' };
@@ -154,16 +177,12 @@ export async function authenticateAndTake(
     variant: row.variant,
     tier: row.tier,
     limit: row.rate_limit,
-    account: {
-      id: Number(row.account_id),
-      email: row.email,
-      variant: row.variant,
+    account: toAccountView({
+      ...row,
+      id: row.account_id,
       tier: row.account_tier,
-      plan: row.plan,
-      betaFlags: row.beta_flags,
-      notificationPreferences: row.notification_preferences,
-      createdAt: new Date(row.account_created_at).toISOString(),
-    },
+      created_at: row.account_created_at,
+    }),
   };
   return { ok: true, principal, rate: toRateState(row, row.rate_limit) };
 }
