@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { createAccount, revokeKeys } from '../../shared/accounts/accounts.ts';
 import { TIER_LIMITS } from '../../shared/accounts/auth.ts';
 import { hashKey } from '../../shared/accounts/keys.ts';
@@ -39,6 +39,42 @@ const hits = async (bucket: string) =>
       )
     ).rows[0]!.n,
   );
+
+/** The batched admission of these key hashes, as a table to select from (sql/016). */
+const admitKeys = (hashes: Buffer[]) =>
+  sql`admit_keys(${hashes}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb, '1 hour'::interval)`;
+
+/**
+ * Rows `statement` read and wrote in the limiter's tables, per table, from Postgres'
+ * per-transaction statistics (read before and after it: the view also holds the session's not yet
+ * flushed counts); `seqRead` is the part sequential scans read.
+ */
+async function limiterRows(
+  on: Kysely<Database>,
+  statement: (trx: Transaction<Database>) => Promise<unknown>,
+): Promise<Record<string, { touched: number; seqRead: number }>> {
+  return on.transaction().execute(async (trx) => {
+    const counts = async () => {
+      const { rows } = await sql<{ relname: string; touched: string; seq_read: string }>`
+        select relname, seq_tup_read as seq_read,
+               seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del as touched
+          from pg_stat_xact_user_tables
+         where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(trx);
+      return new Map(
+        rows.map((r) => [r.relname, { touched: Number(r.touched), seqRead: Number(r.seq_read) }]),
+      );
+    };
+    const before = await counts();
+    await statement(trx);
+    const after = await counts();
+    return Object.fromEntries(
+      [...after].map(([table, a]) => {
+        const b = before.get(table) ?? { touched: 0, seqRead: 0 };
+        return [table, { touched: a.touched - b.touched, seqRead: a.seqRead - b.seqRead }];
+      }),
+    );
+  });
+}
 
 describe('rolling-hour window', () => {
   it('stops counting hits once they are more than an hour old', async () => {
@@ -147,26 +183,11 @@ describe('TRUST_PROXY', () => {
 });
 
 describe('limiter cost', () => {
-  /**
-   * Rows one take reads and writes, from Postgres' per-transaction table statistics (read before
-   * and after the call: the view also holds the session's not yet flushed counts).
-   */
-  async function rowsTouched(bucket: string, limit: number) {
-    return handle.db.transaction().execute(async (trx) => {
-      const counts = async () => {
-        const { rows } = await sql<{ relname: string; touched: string }>`
-          select relname,
-                 seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del as touched
-            from pg_stat_xact_user_tables
-           where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(trx);
-        return Object.fromEntries(rows.map((r) => [r.relname, Number(r.touched)]));
-      };
-      const before = await counts();
-      await sql`select * from rate_limit_take(${bucket}, ${limit}::int, '1 hour'::interval)`.execute(trx);
-      const after = await counts();
-      return Object.fromEntries(Object.keys(after).map((k) => [k, after[k]! - (before[k] ?? 0)]));
-    });
-  }
+  /** Rows one take reads and writes, per table. */
+  const rowsTouched = (bucket: string, limit: number) =>
+    limiterRows(handle.db, (trx) =>
+      sql`select * from rate_limit_take(${bucket}, ${limit}::int, '1 hour'::interval)`.execute(trx),
+    );
 
   it('touches the same few rows with 0 or 50,000 hits in the bucket (no count over the hits)', async () => {
     const fresh = await rowsTouched('test:cost-fresh', 100_000);
@@ -180,7 +201,7 @@ describe('limiter cost', () => {
     // A count over the hits would touch 50,000 rows here; the stored count touches a handful
     // either way (the bucket row, one index entry for the oldest hit, the new hit).
     for (const table of ['rate_limit_hits', 'rate_limit_buckets']) {
-      const [f, l] = [fresh[table] ?? 0, loaded[table] ?? 0];
+      const [f, l] = [fresh[table]?.touched ?? 0, loaded[table]?.touched ?? 0];
       assert.ok(f <= 10 && l <= 10, `${table}: ${f} rows touched fresh, ${l} at 50,000 hits`);
     }
     const state = await peekToken(handle.db, full, 100_000);
@@ -207,9 +228,9 @@ describe('batched keyed admissions (admit_keys)', () => {
         remaining: number | null;
         email: string | null;
         plan: string | null;
-      }>`select ord, revoked, allowed, remaining, email, plan
-           from admit_keys(${hashes}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb, '1 hour'::interval)
-          order by ord`.execute(handle.db)
+      }>`select ord, revoked, allowed, remaining, email, plan from ${admitKeys(hashes)} order by ord`.execute(
+        handle.db,
+      )
     ).rows;
 
   it('grants one key’s calls in arrival order until its limit, and answers each call', async () => {
@@ -267,23 +288,12 @@ describe('batched keyed admissions (admit_keys)', () => {
       rateLimit: 1_000_000,
     });
     const bucket = `key:${key.id}`;
-    const touched = () =>
-      handle.db.transaction().execute(async (trx) => {
-        const counts = async () =>
-          Number(
-            (
-              await sql<{ touched: string }>`
-                select sum(seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del) as touched
-                  from pg_stat_xact_user_tables where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(
-                trx,
-              )
-            ).rows[0]!.touched ?? 0,
-          );
-        const before = await counts();
-        await sql`select * from admit_keys(${[hashKey(key.key)]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
-                  '1 hour'::interval)`.execute(trx);
-        return (await counts()) - before;
-      });
+    const touched = async () => {
+      const rows = await limiterRows(handle.db, (trx) =>
+        sql`select * from ${admitKeys([hashKey(key.key)])}`.execute(trx),
+      );
+      return Object.values(rows).reduce((n, t) => n + t.touched, 0);
+    };
     const fresh = await touched();
     await sql`insert into rate_limit_hits (bucket, hit_at)
               select ${bucket}, clock_timestamp() - (i || ' milliseconds')::interval
@@ -345,26 +355,12 @@ describe('limiter plans', () => {
         rateLimit: 1_000_000,
       });
       const hash = hashKey(key.key);
-      const batch = () =>
-        sql`select * from admit_keys(${[hash, hash]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
-            '1 hour'::interval)`.execute(one.db);
+      const batch = () => sql`select * from ${admitKeys([hash, hash])}`.execute(one.db);
       for (let i = 0; i < 12; i++) await batch(); // past plpgsql's switch to a cached generic plan
       await sql`insert into rate_limit_hits (bucket, hit_at)
                 select 'someone-else', clock_timestamp() from generate_series(1, 50000)`.execute(one.db);
-      // The transaction's own statistics: rows of rate_limit_hits read by sequential scans.
-      const seqRead = async (trx: Transaction<Database>) =>
-        Number(
-          (
-            await sql<{ n: string }>`select seq_tup_read as n from pg_stat_xact_user_tables
-                                      where relname = 'rate_limit_hits'`.execute(trx)
-          ).rows[0]?.n ?? 0,
-        );
-      await one.db.transaction().execute(async (trx) => {
-        const before = await seqRead(trx);
-        await sql`select * from admit_keys(${[hash]}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb,
-                  '1 hour'::interval)`.execute(trx);
-        assert.equal((await seqRead(trx)) - before, 0, 'no hit was read by a sequential scan');
-      });
+      const rows = await limiterRows(one.db, (trx) => sql`select * from ${admitKeys([hash])}`.execute(trx));
+      assert.equal(rows.rate_limit_hits?.seqRead ?? 0, 0, 'no hit was read by a sequential scan');
     } finally {
       await one.close();
       await fresh.drop();
