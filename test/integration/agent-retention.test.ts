@@ -25,24 +25,28 @@ after(async () => {
   await database.drop();
 });
 
-it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollups', async () => {
+/** A B account with one registered site. */
+async function newSite(email: string, url: string) {
   const { account } = await createAccount(handle.db, {
-    email: 'r@example.test',
+    email,
     variant: 'B',
     tier: 'intelligence',
     plan: null,
     rateLimit: null,
   });
-  const { site } = await registerSite(handle.db, {
-    accountId: account.id,
-    url: 'https://retention.example.com/',
-  });
-  const verifier = createVerifier({
-    AGENT_VERIFY_RDNS: false,
-    AGENT_RDNS_TIMEOUT_MS: 100,
-    AGENT_RDNS_SERVERS: '',
-    SCAN_ALLOW_HOSTS: '',
-  });
+  return (await registerSite(handle.db, { accountId: account.id, url })).site;
+}
+
+// No reverse DNS in tests (no network).
+const verifier = createVerifier({
+  AGENT_VERIFY_RDNS: false,
+  AGENT_RDNS_TIMEOUT_MS: 100,
+  AGENT_RDNS_SERVERS: '',
+  SCAN_ALLOW_HOSTS: '',
+});
+
+it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollups', async () => {
+  const site = await newSite('r@example.test', 'https://retention.example.com/');
   const at = (daysAgo: number, i: number): IngestRequest => ({
     time: new Date(Date.now() - daysAgo * 86400_000),
     method: 'GET',
@@ -89,23 +93,7 @@ it('makes a new month partition once when several processes ingest its first bat
   // Each handle stands for a process (its own pool and its own record of the months it made).
   // agent_events_partition's look-up under its lock could miss a table another session had just
   // committed and fail with 42P07: an HTTP 500 from POST /api/v1/collect at the start of a month.
-  const { account } = await createAccount(handle.db, {
-    email: 'months@example.test',
-    variant: 'B',
-    tier: 'intelligence',
-    plan: null,
-    rateLimit: null,
-  });
-  const { site } = await registerSite(handle.db, {
-    accountId: account.id,
-    url: 'https://months.example.com/',
-  });
-  const verifier = createVerifier({
-    AGENT_VERIFY_RDNS: false,
-    AGENT_RDNS_TIMEOUT_MS: 100,
-    AGENT_RDNS_SERVERS: '',
-    SCAN_ALLOW_HOSTS: '',
-  });
+  const site = await newSite('months@example.test', 'https://months.example.com/');
   const processes = Array.from({ length: 4 }, () => createDb(database.url, { max: 2 }));
   try {
     // Months long past: no other test has made their partitions.
