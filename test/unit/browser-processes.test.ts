@@ -50,7 +50,7 @@ describe('process-group helpers', { skip: !existsSync('/proc/self/stat') && 'nee
       const until = Date.now() + 5000;
       while (groupMembers(pgid).length < 2 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
       assert.equal(getPriority(pgid), 0, 'started at the default priority');
-      lowerPriority(new Set([pgid]));
+      await lowerPriority(new Set([pgid]));
       for (const p of groupMembers(pgid)) assert.equal(getPriority(p.pid), BACKGROUND_NICE, `pid ${p.pid}`);
       leader.stdin!.write('go\n');
       while (groupMembers(pgid).length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));

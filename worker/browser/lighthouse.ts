@@ -164,7 +164,7 @@ class WarmChild {
       if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
       if (!this.alive) return onExit(this.proc.exitCode, this.proc.signalCode);
-      if (this.pgid) lowerPriority(new Set([this.pgid])); // its threads, as they are by now
+      if (this.pgid) void lowerPriority(new Set([this.pgid])); // its threads, as they are by now
       this.proc.send(job, (err) => {
         if (err)
           fail(new BrowserError('lighthouse_failed', `Could not reach Lighthouse: ${err.message}`), true);

@@ -30,11 +30,11 @@ export function groupsPssBytes(pgids: Iterable<number>): number {
  * The same sum with the expensive part off the event loop: smaps_rollup makes the kernel walk a
  * process's page tables (tens of milliseconds for a large renderer), and reading it synchronously
  * twice a second stalled the worker's event loop during full scans. Group membership comes from
- * /proc/<pid>/stat, which is cheap to read in place.
+ * /proc/<pid>/stat, read a few files per turn of the loop (groupPids).
  */
 export async function groupsPssBytesAsync(pgids: Iterable<number>): Promise<number> {
   const sizes = await Promise.all(
-    groupPids(new Set(pgids)).map(async (pid) => {
+    (await groupPids(new Set(pgids))).map(async (pid) => {
       try {
         const m = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
         return m ? Number(m[1]) * 1024 : 0;

@@ -153,7 +153,7 @@ export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
     launches++;
     const pid = await browserPid(b);
     if (pid) pids.add(pid);
-    if (pid) lowerPriority(new Set([pid])); // before its first page: renderers inherit it
+    if (pid) await lowerPriority(new Set([pid])); // before its first page: renderers inherit it
     b.on('disconnected', () => {
       if (browser === b) browser = null;
       // Crash or close: take any remaining helper processes with it.
