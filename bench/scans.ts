@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -78,7 +78,14 @@ function htmlFiles(root: string, dir = ''): string[] {
 }
 
 /** Serves the corpus static sites (or the project's fixture sites when the corpus is absent). */
-export async function startBenchSite(ctx: BenchContext): Promise<BenchSite> {
+/**
+ * Serves the bench's pages. `separateProcess` serves them from a child process (no request log:
+ * `server.hits` stays empty), so that serving the site costs the measured process nothing.
+ */
+export async function startBenchSite(
+  ctx: BenchContext,
+  opts: { separateProcess?: boolean } = {},
+): Promise<BenchSite> {
   const corpusRoot = path.join(CORPUS, 'static-sites');
   const corpus = fs.existsSync(corpusRoot);
   const root = corpus ? corpusRoot : FALLBACK;
@@ -87,7 +94,9 @@ export async function startBenchSite(ctx: BenchContext): Promise<BenchSite> {
     : htmlFiles(root).slice(0, MAX_PAGES);
   const fullRel = corpus ? CORPUS_FULL_PAGE : (rel.find((p) => p === 'quick-site/index.html') ?? rel[0]);
   if (!rel.length || !fullRel) throw new Error(`no HTML pages under ${root}`);
-  const server = await startFixtureServer({ root });
+  const server = opts.separateProcess
+    ? await serveFromChildProcess(root)
+    : await startFixtureServer({ root });
   const allow = `127.0.0.1:${server.port}`;
   return {
     server,
@@ -99,6 +108,33 @@ export async function startBenchSite(ctx: BenchContext): Promise<BenchSite> {
     policy: createUrlPolicy(allow),
     config: { ...ctx.config, SCAN_ALLOW_HOSTS: allow },
     close: () => server.close(),
+  };
+}
+
+const SERVE_FOLDER = fileURLToPath(new URL('./serve-folder.ts', import.meta.url));
+
+async function serveFromChildProcess(root: string): Promise<FixtureServer> {
+  const child = spawn(process.execPath, ['--import', 'tsx', SERVE_FOLDER, root], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`site server exited (${code}) before listening`)));
+    child.stdout.once('data', (chunk: Buffer) => resolve(Number(chunk.toString().trim())));
+  });
+  child.removeAllListeners('exit');
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    url: `${origin}/`,
+    origin,
+    port,
+    hits: [],
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
   };
 }
 
