@@ -2,10 +2,9 @@ import Router from '@koa/router';
 import Koa, { type Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../shared/services.ts';
-import { errorHandler } from './middlewares/errors.ts';
-import { admission, rateHeadersFallback } from './middlewares/guard.ts';
+import { frame } from './middlewares/frame.ts';
+import { admission } from './middlewares/guard.ts';
 import { jsonBodyOnly } from './middlewares/json-body.ts';
-import { observe } from './middlewares/observe.ts';
 import { routeInput } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
 import { pageRoutes } from './pages/router.ts';
@@ -13,7 +12,7 @@ import type { RouteContext, RouteDef, RouteInput } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
- * Builds the Koa app: observe -> errors -> rate headers -> pages -> API routes, and per route
+ * Builds the Koa app: frame (request id, errors, rate headers, metrics, log) -> pages -> API routes, and per route
  * admission -> JSON-only check -> body -> validation -> handler. The body is parsed only once a route has
  * matched and admitted the caller: an unknown path or a refused caller costs no parsing.
  *
@@ -117,9 +116,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   const apiRouter = router.routes() as Middleware;
   const pages = pageRoutes(services); // pages for people: api/pages/router.ts
 
-  app.use(observe(services.log));
-  app.use(errorHandler(services.log));
-  app.use(rateHeadersFallback(services));
+  app.use(frame(services));
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? next() : pages(ctx, next)));
   app.use(routesByPath);
   app.use(router.allowedMethods());

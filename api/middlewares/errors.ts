@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { isDbUnavailable, isPgError } from '../../shared/db/errors.ts';
 import { AppError, methodNotAllowed } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/logger.ts';
@@ -67,38 +67,37 @@ export function toAppError(err: unknown): AppError {
   );
 }
 
-export function errorHandler(log: Logger): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-      if (ctx.status === 404 && ctx.body === undefined) {
-        throw new AppError(404, 'not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
-      }
-      // The router answers 405/501 itself (with an Allow header); give those a problem body too.
-      if (ctx.status === 405 && ctx.body === undefined) throw methodNotAllowed();
-      if (ctx.status === 501 && ctx.body === undefined) {
-        throw new AppError(501, 'not_implemented', 'Not implemented', `${ctx.method} is not supported.`);
-      }
-    } catch (err) {
-      const appErr = toAppError(err);
-      if (appErr.status >= 500)
-        log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
-      const { errors, headers, ...extra } = appErr.extra;
-      ctx.status = appErr.status;
-      for (const [k, v] of Object.entries(headers ?? {})) ctx.set(k, v);
-      ctx.type = 'application/problem+json';
-      ctx.body = {
-        type: PROBLEM_BASE + appErr.code,
-        title: appErr.title,
-        status: appErr.status,
-        detail: appErr.detail,
-        code: appErr.code,
-        instance: ctx.path,
-        requestId: ctx.state.requestId,
-        ...(errors ? { errors } : {}),
-        ...extra,
-      };
-    }
+/** Throws the problem for an answer nothing gave a body: no route (404), 405 and 501 from the router. */
+export function throwIfUnanswered(ctx: Context): void {
+  if (ctx.status === 404 && ctx.body === undefined) {
+    throw new AppError(404, 'not_found', 'Not found', `No route for ${ctx.method} ${ctx.path}.`);
+  }
+  // The router answers 405/501 itself (with an Allow header); give those a problem body too.
+  if (ctx.status === 405 && ctx.body === undefined) throw methodNotAllowed();
+  if (ctx.status === 501 && ctx.body === undefined) {
+    throw new AppError(501, 'not_implemented', 'Not implemented', `${ctx.method} is not supported.`);
+  }
+}
+
+/** Answers a thrown error as problem+json (a step of the outer middleware, frame.ts). */
+export function answerProblem(ctx: Context, err: unknown, log: Logger): void {
+  const appErr = toAppError(err);
+  if (appErr.status >= 500)
+    log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+  const { errors, headers, ...extra } = appErr.extra;
+  ctx.status = appErr.status;
+  for (const [k, v] of Object.entries(headers ?? {})) ctx.set(k, v);
+  ctx.type = 'application/problem+json';
+  ctx.body = {
+    type: PROBLEM_BASE + appErr.code,
+    title: appErr.title,
+    status: appErr.status,
+    detail: appErr.detail,
+    code: appErr.code,
+    instance: ctx.path,
+    requestId: ctx.state.requestId,
+    ...(errors ? { errors } : {}),
+    ...extra,
   };
 }
 

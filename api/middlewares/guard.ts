@@ -1,4 +1,3 @@
-import type { Middleware } from 'koa';
 import { type AccessRule, AdmissionError, Admitter, type Caller } from '../../shared/accounts/admission.ts';
 import type { RateState } from '../../shared/accounts/rate-limit.ts';
 import type { Services } from '../../shared/services.ts';
@@ -36,18 +35,10 @@ export function admission(access: AccessRule, services: Services): (ctx: RouteCo
 /**
  * For answers no route admitted (unknown paths, 405, a body refused before routing): the
  * caller's current bucket, peeked without counting, so every response carries the headers.
+ * A step of the outer middleware (frame.ts), after the answer is made.
  */
-export function rateHeadersFallback(services: Services): Middleware {
-  const admitter = new Admitter(services.db, services.config);
-  return async (rawCtx, next) => {
-    const ctx = rawCtx as RouteContext;
-    try {
-      await next();
-    } finally {
-      if (!ctx.response.get('X-RateLimit-Limit')) {
-        const state = await admitter.peek(callerOf(ctx)).catch(() => undefined);
-        if (state) setRateHeaders(ctx, state);
-      }
-    }
-  };
+export async function ensureRateHeaders(ctx: RouteContext, admitter: Admitter): Promise<void> {
+  if (ctx.response.get('X-RateLimit-Limit')) return;
+  const state = await admitter.peek(callerOf(ctx)).catch(() => undefined);
+  if (state) setRateHeaders(ctx, state);
 }

@@ -5,6 +5,7 @@ import { defineRoute } from '../../route.ts';
 import { StatusResponse } from './schema.ts';
 
 export const API_VERSION = '1.0.0';
+const JSON_TYPE = 'application/json; charset=utf-8';
 
 // Health is the database answering. Checked at most once a second per process, so a load
 // balancer hammering /status costs one cheap query per second, not one per call.
@@ -57,7 +58,7 @@ export default [
     async handler(ctx, _input, services) {
       const healthy = await databaseHealthy(services);
       ctx.status = healthy ? 200 : 503;
-      ctx.type = 'application/json';
+      ctx.set('Content-Type', JSON_TYPE); // what `ctx.type = 'application/json'` sets, without its look-up
       ctx.body = statusBody(services, healthy);
     },
   }),
