@@ -1,4 +1,5 @@
-import { parentPort } from 'node:worker_threads';
+import { setPriority } from 'node:os';
+import { isMainThread, parentPort } from 'node:worker_threads';
 import type { ArtifactSet } from './artifacts.ts';
 import { scoreArtifacts } from './score.ts';
 
@@ -16,6 +17,24 @@ export interface ScoreRequest {
 export type ScoreReply =
   | { id: number; results: ReturnType<typeof scoreArtifacts> }
   | { id: number; handBack: true };
+
+/**
+ * The scoring thread's nice value: below its process's main thread (0), whose event loop carries
+ * heartbeats, job pickup and every other scan's I/O, and above the browsers (10). On a busy machine
+ * a long page's scoring then waits for a core instead of the main thread waiting behind it.
+ */
+export const SCORING_NICE = 5;
+
+// Linux applies a priority set for pid 0 to the calling thread alone (and only the thread does
+// it: a main thread importing this module keeps its own). Elsewhere, or where it is not allowed,
+// the thread keeps its process's priority.
+if (!isMainThread) {
+  try {
+    setPriority(SCORING_NICE);
+  } catch {
+    // keeps the default priority
+  }
+}
 
 const port = parentPort;
 port?.on('message', ({ id, artifacts, models }: ScoreRequest) => {

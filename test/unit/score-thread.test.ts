@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
 import { closeScoreThread, scoreInThread } from '../../shared/scan/score-thread.ts';
+import { SCORING_NICE } from '../../shared/scan/score-worker.ts';
 import {
   gatherError,
   html,
@@ -47,9 +49,32 @@ describe('scoring thread', () => {
     await assert.rejects(scoreInThread(sets[0]!, ['no-such-model']), /unknown scoring model no-such-model/);
   });
 
+  it("runs below the main thread's priority, which it leaves alone", {
+    skip: process.platform !== 'linux',
+  }, async () => {
+    await scoreInThread(sets[0]!); // the thread is running
+    const nice = threadNices();
+    assert.equal(nice.get(process.pid), 0, 'the main thread keeps its priority');
+    assert.ok(
+      [...nice.values()].includes(SCORING_NICE),
+      `a thread at nice ${SCORING_NICE}: ${JSON.stringify([...nice])}`,
+    );
+  });
+
   it('scores in this thread when the thread has been closed mid-flight', async () => {
     const inFlight = scoreInThread(sets[1]!);
     await closeScoreThread();
     assert.deepEqual(await inFlight, scoreArtifacts(sets[1]!));
   });
 });
+
+/** This process's threads by id, with their nice values (field 19 of /proc/self/task/<tid>/stat). */
+function threadNices(): Map<number, number> {
+  const out = new Map<number, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+    // Fields after "(comm)": state is field 3, so nice (19) is the 17th of them.
+    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+  }
+  return out;
+}
