@@ -4,11 +4,16 @@ import { readFileSync } from 'node:fs';
 import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import type { BrowserPool } from '../../shared/scan/browser.ts';
 import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
-import { createBrowserPool } from '../../worker/browser/pool.ts';
-import { findProcesses, groupMembers, killGroupAndWait } from '../../worker/browser/processes.ts';
+import { createBrowserPool, type WorkerBrowserPool } from '../../worker/browser/pool.ts';
+import {
+  BACKGROUND_NICE,
+  findProcesses,
+  groupMembers,
+  groupThreadNices,
+  killGroupAndWait,
+} from '../../worker/browser/processes.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
@@ -31,7 +36,7 @@ function page(content: string) {
 describe('browser pool + Rendered gatherer', { skip }, () => {
   let site: FixtureServer;
   let canary: FixtureServer;
-  let pool: BrowserPool;
+  let pool: WorkerBrowserPool;
 
   before(async () => {
     canary = await startFixtureServer({ routes: {} });
@@ -104,6 +109,15 @@ describe('browser pool + Rendered gatherer', { skip }, () => {
     assert.deepEqual(imageAlt.targets, ['img']); // the page's only image
     assert.ok(r.axe!.passes.includes('html-has-lang'));
     assert.ok(r.timings.loadMs >= 0);
+  });
+
+  it('runs every Chromium thread at the background priority, which Chromium cannot raise', async () => {
+    await gatherRendered({ url: site.url }, pool); // renderers, compositors, IO threads all started
+    const nices = await groupThreadNices(new Set(pool.stats.pids));
+    assert.ok(nices.length > 10, `Chromium's threads: ${nices.length}`);
+    const above = nices.filter((n) => n < BACKGROUND_NICE);
+    // Chromium gives its own threads nice 0 or -8 (compositor, IO, audio), as root it may.
+    assert.deepEqual(above, [], `${above.length} of ${nices.length} threads above nice ${BACKGROUND_NICE}`);
   });
 
   it('sends every browser request through the policy proxy: a forbidden port gets nothing', async () => {

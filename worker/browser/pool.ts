@@ -1,4 +1,6 @@
+import { accessSync, constants } from 'node:fs';
 import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
@@ -6,7 +8,7 @@ import type { UrlPolicy } from '../../shared/net/url-policy.ts';
 import type { BrowserPool, BrowserSession, SessionOptions } from '../../shared/scan/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
-import { killGroup, killGroupAndWait, lowerPriority } from './processes.ts';
+import { BACKGROUND_NICE, killGroup, killGroupAndWait, lowerPriority } from './processes.ts';
 
 // One Chromium per worker process, launched lazily and relaunched after a crash; each scan gets a
 // session: its own policy proxy (so blocked requests are attributed to that scan) and fresh
@@ -112,6 +114,21 @@ async function browserPid(browser: Browser): Promise<number | null> {
   }
 }
 
+// Chromium starts through chromium-launcher.sh, at BACKGROUND_NICE and unable to raise any of
+// its threads above it. Where the launcher cannot run (not Linux, or a checkout that lost its
+// executable bit) Chromium starts directly and is reniced once launched, which its later
+// priority changes undo in part.
+const LAUNCHER = fileURLToPath(new URL('./chromium-launcher.sh', import.meta.url));
+function launcherUsable(): boolean {
+  if (process.platform !== 'linux') return false;
+  try {
+    accessSync(LAUNCHER, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
   const limit = pLimit(opts.concurrency ?? 2);
   const launchTimeoutMs = opts.launchTimeoutMs ?? 30_000;
@@ -139,8 +156,16 @@ export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
   async function launch(): Promise<Browser> {
     const executablePath = opts.chromiumPath ?? requireChromium().path;
     launchProxy ??= await startPolicyProxy(opts.policy);
+    const viaLauncher = launcherUsable();
     const b = await chromium.launch({
-      executablePath,
+      executablePath: viaLauncher ? LAUNCHER : executablePath,
+      env: viaLauncher
+        ? {
+            ...process.env,
+            SIGHTLINE_CHROMIUM_PATH: executablePath,
+            SIGHTLINE_CHROMIUM_NICE: String(BACKGROUND_NICE),
+          }
+        : undefined,
       // Playwright adds the proxy flags; the DevTools port is Lighthouse's way in (see above).
       args: [...STANDARD_ARGS, resolverLockArg(launchProxy.url), '--remote-debugging-port=0'],
       proxy: { server: launchProxy.url, bypass: '<-loopback>' },
@@ -153,7 +178,8 @@ export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
     launches++;
     const pid = await browserPid(b);
     if (pid) pids.add(pid);
-    if (pid) await lowerPriority(new Set([pid])); // before its first page: renderers inherit it
+    // Without the launcher: before its first page, so that renderers inherit it.
+    if (pid && !viaLauncher) await lowerPriority(new Set([pid]));
     b.on('disconnected', () => {
       if (browser === b) browser = null;
       // Crash or close: take any remaining helper processes with it.

@@ -142,3 +142,26 @@ export async function lowerPriority(pgids: ReadonlySet<number>, nice = BACKGROUN
     }
   }
 }
+
+/** The nice value of every thread of the groups' processes (for tests and benchmarks). */
+export async function groupThreadNices(pgids: ReadonlySet<number>): Promise<number[]> {
+  const out: number[] = [];
+  for (const pid of await groupPids(pgids)) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      continue; // exited
+    }
+    for (const tid of tids) {
+      try {
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        // Fields after "(comm)" start at the state (field 3): nice (field 19) is the 17th.
+        out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
+      } catch {
+        // exited
+      }
+    }
+  }
+  return out;
+}

@@ -1,0 +1,14 @@
+#!/bin/sh
+# The pool starts Chromium through this launcher (its executablePath; the real binary comes in
+# SIGHTLINE_CHROMIUM_PATH, the nice value in SIGHTLINE_CHROMIUM_NICE): at nice 10 and, run as
+# root, without CAP_SYS_NICE. Chromium sets its
+# own threads' priorities (nice 0 for most, -8 for its compositor, IO and audio threads), which
+# root may do: during full scans they then took the cores from the worker's event loop. Without
+# the capability (and with the default RLIMIT_NICE of 0) no thread can go below the nice 10 it
+# starts with; Chromium carries on when it cannot raise a priority.
+real="${SIGHTLINE_CHROMIUM_PATH:?SIGHTLINE_CHROMIUM_PATH is not set}"
+nice="${SIGHTLINE_CHROMIUM_NICE:-10}"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+  exec nice -n "$nice" setpriv --bounding-set -sys_nice --inh-caps -sys_nice -- "$real" "$@"
+fi
+exec nice -n "$nice" "$real" "$@"
