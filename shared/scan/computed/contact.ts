@@ -58,18 +58,24 @@ export function phoneCountries(lang: string | null, pageUrl: string): string[] {
 }
 
 // Several checks look for phone numbers in the same body text; the search is the dearest step of
-// scoring, so its answers for the last few texts are kept.
-const answers = new Map<string, readonly string[]>();
+// scoring, so its answers for the last few texts are kept. Keyed by the text itself (the same
+// string each check gets, hashed once), not by a string built from it per call.
+const answers = new Map<string, Map<string, readonly string[]>>();
 const MAX_FOUND = 8;
 
 /** Phone numbers in the text, in E.164 (deduplicated). The list is shared: read-only. */
 export function phonesInText(text: string, countries: readonly string[]): readonly string[] {
-  const key = `${countries.join(',')}\n${text}`;
-  let hit = answers.get(key);
+  let byCountries = answers.get(text);
+  if (!byCountries) {
+    byCountries = new Map();
+    answers.set(text, byCountries);
+    if (answers.size > MAX_FOUND) answers.delete(answers.keys().next().value as string);
+  }
+  const key = countries.join(',');
+  let hit = byCountries.get(key);
   if (!hit) {
     hit = findPhones(text, countries);
-    answers.set(key, hit);
-    if (answers.size > MAX_FOUND) answers.delete(answers.keys().next().value as string);
+    byCountries.set(key, hit);
   }
   return hit;
 }
