@@ -40,7 +40,12 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
     if (args.length !== 1 || typeof selector !== 'string' || selector.includes('<')) return call(...args);
     let hit = found.get(selector);
     if (hit === undefined) {
-      const keys = subjectKeys(selector);
+      let keys = keysOfSelector.get(selector);
+      if (keys === undefined) {
+        keys = subjectKeys(selector);
+        if (keysOfSelector.size >= MAX_SELECTORS) keysOfSelector.clear(); // selectors built from page data
+        keysOfSelector.set(selector, keys);
+      }
       if (keys) {
         index ??= elementIndex($.root().toArray());
         hit = $(index.candidates(keys)).filter(selector);
@@ -53,6 +58,10 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
   Object.setPrototypeOf(query, $);
   return query as unknown as cheerio.CheerioAPI;
 }
+
+// subjectKeys per selector, across documents: the checks ask each page the same hundred-odd selectors.
+const keysOfSelector = new Map<string, string[] | null>();
+const MAX_SELECTORS = 2000;
 
 interface ElementIndex {
   /** Elements with any of these keys (`tag:a`, `attr:role`), in document order. */
