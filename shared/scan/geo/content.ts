@@ -2,6 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import {
   collapse,
+  hasDescendant,
   isElement,
   isHiddenByMarkup,
   resolveUrl,
@@ -248,15 +249,6 @@ function forDescendants(el: Element, visit: (d: Element) => void): void {
     const children = (c as { children?: AnyNode[] }).children;
     if (children?.length) forDescendants(c as Element, visit);
   }
-}
-
-function hasDescendant(el: Element, test: (d: Element) => boolean): boolean {
-  for (const c of el.children) {
-    if (isTag(c) && test(c)) return true;
-    const children = (c as { children?: AnyNode[] }).children;
-    if (children?.length && hasDescendant(c as Element, test)) return true;
-  }
-  return false;
 }
 
 /** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */
