@@ -36,6 +36,11 @@ const SELECTORS = [
   'a[title="x > img"]',
   '*',
   'a:first',
+  'a',
+  'p',
+  'li',
+  'text',
+  'foreignobject',
 ];
 
 const TRICKY = `<!doctype html><html lang="en"><head><title>t</title></head><body>
@@ -48,7 +53,8 @@ const TRICKY = `<!doctype html><html lang="en"><head><title>t</title></head><bod
 
 describe('the shared parsed document', () => {
   it('answers root queries from its element index exactly as cheerio searches', () => {
-    const pages = [TRICKY, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
+    const svg = '<p>x</p><svg><foreignObject><p>in svg</p></foreignObject><linearGradient/></svg>';
+    const pages = [TRICKY, svg, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
     let compared = 0;
     for (const html of pages) {
       const plain = cheerio.load(html);

@@ -46,7 +46,14 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
         if (keysOfSelector.size >= MAX_SELECTORS) keysOfSelector.clear(); // selectors built from page data
         keysOfSelector.set(selector, keys);
       }
-      if (keys) {
+      if (selector === '*') {
+        index ??= elementIndex($.root().toArray());
+        hit = $(index.all);
+      } else if (keys && PLAIN_TAG.test(selector)) {
+        // What css-select's type selector tests, without compiling it for each document.
+        index ??= elementIndex($.root().toArray());
+        hit = $(index.candidates(keys).filter((el) => el.name === selector));
+      } else if (keys) {
         index ??= elementIndex($.root().toArray());
         hit = $(index.candidates(keys)).filter(selector);
       } else hit = call(selector);
@@ -63,7 +70,12 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
 const keysOfSelector = new Map<string, string[] | null>();
 const MAX_SELECTORS = 2000;
 
+/** A selector that is one lower-case tag name (`a`, `meta`, `h1`). */
+const PLAIN_TAG = /^[a-z][a-z0-9-]*$/;
+
 interface ElementIndex {
+  /** Every element, in document order: `$('*')`. */
+  all: Element[];
   /** Elements with any of these keys (`tag:a`, `attr:role`), in document order. */
   candidates(keys: readonly string[]): Element[];
 }
@@ -77,11 +89,13 @@ function elementIndex(roots: AnyNode[]): ElementIndex {
     else byKey.set(key, [el]);
   };
   const order = new Map<Element, number>();
+  const all: Element[] = [];
   // The same descent as domutils' findAll (what cheerio's find uses): into every node with children.
   const walk = (nodes: AnyNode[]) => {
     for (const n of nodes) {
       if (isTag(n)) {
         order.set(n, order.size);
+        all.push(n);
         add(`tag:${n.name.toLowerCase()}`, n);
         for (const attr in n.attribs) add(`attr:${attr.toLowerCase()}`, n);
       }
@@ -91,6 +105,7 @@ function elementIndex(roots: AnyNode[]): ElementIndex {
   };
   for (const r of roots) walk(childrenOf(r) ?? []);
   return {
+    all,
     candidates(keys) {
       const lists = [...new Set(keys)].map((k) => byKey.get(k) ?? []);
       if (lists.length === 1) return lists[0]!;
