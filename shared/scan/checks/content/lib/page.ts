@@ -39,11 +39,25 @@ export function hasDescendant(el: Element, test: (d: Element) => boolean): boole
   return false;
 }
 
-/** Whether `el` or an element above it passes `test`: `$(el).closest(sel).length > 0`. */
-export function hasAncestorOrSelf(el: Element, test: (a: Element) => boolean): boolean {
-  for (let a: AnyNode | null = el; a && isElement(a); a = a.parent) if (test(a)) return true;
-  return false;
+/** The elements under `el` that pass `test`, in document order: `$(el).find(sel).toArray()`. */
+export function descendants(el: Element, test: (d: Element) => boolean, out: Element[] = []): Element[] {
+  for (const c of el.children) {
+    if (isElement(c) && test(c)) out.push(c);
+    const children = (c as { children?: AnyNode[] }).children;
+    if (children?.length) descendants(c as Element, test, out);
+  }
+  return out;
 }
+
+/** `el` or the nearest element above it that passes `test`: `$(el).closest(sel).get(0)`. */
+export function closestElement(el: Element, test: (a: Element) => boolean): Element | undefined {
+  for (let a: AnyNode | null = el; a && isElement(a); a = a.parent) if (test(a)) return a;
+  return undefined;
+}
+
+/** Whether `el` or an element above it passes `test`: `$(el).closest(sel).length > 0`. */
+export const hasAncestorOrSelf = (el: Element, test: (a: Element) => boolean): boolean =>
+  closestElement(el, test) !== undefined;
 
 /** Rendered text of a subtree: skips scripts, styles and hidden elements; blocks become line breaks. */
 export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NOT_RENDERED): string {
