@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
-import { wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
+import { collapse, wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
 import { loadDocument, perDocument, subjectKeys } from '../../shared/scan/computed/document.ts';
 
 // The parsed page the checks share: its root queries answered from an element index must find
@@ -114,6 +114,8 @@ describe('words', () => {
       const want = t.match(REGEX) ?? [];
       assert.deepEqual(words(t), want);
       assert.equal(wordCount(t), want.length);
+      // The content profile counts words without collapsing whitespace first.
+      assert.equal(wordCount(collapse(t)), wordCount(t));
     }
   });
 });

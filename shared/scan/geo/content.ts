@@ -209,7 +209,8 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   sections.forEach((s, i) => {
     s.words = wordCount((sectionTexts[i] ?? []).join(''));
   });
-  const all = collapse(sectionTexts.flat().join(''));
+  // Collapsing the whitespace first would not change the count: words never hold whitespace.
+  const all = sectionTexts.flat().join('');
   const proseText = prose.join(' ');
   const sentenceList = sentences(proseText);
   const quotes = $('body blockquote, body q')
