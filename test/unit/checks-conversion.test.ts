@@ -1,9 +1,12 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import conversionContact from '../../shared/scan/checks/conversion/conversion-contact.ts';
 import conversionCta from '../../shared/scan/checks/conversion/conversion-cta.ts';
 import conversionForms from '../../shared/scan/checks/conversion/conversion-forms.ts';
 import conversionPricing from '../../shared/scan/checks/conversion/conversion-pricing.ts';
 import conversionTrust from '../../shared/scan/checks/conversion/conversion-trust.ts';
+import { collapsedLength } from '../../shared/scan/checks/conversion/lib/cta.ts';
 import { checkTable, html, htmlPage, rendered, viewport } from './artifact-factory.ts';
 
 const body = (markup: string, url?: string): ArtifactSet => ({
@@ -192,3 +195,13 @@ checkTable(conversionPricing, [
   ],
   ['nothing', body('<p>Welcome</p>'), { outcome: 'warn', message: /No pricing/ }],
 ]);
+
+describe('collapsedLength', () => {
+  it('is the length of the text with whitespace collapsed and trimmed, for every UTF-16 unit', () => {
+    for (let c = 0; c < 0x10000; c++) {
+      const ch = String.fromCharCode(c);
+      for (const s of [ch, `a${ch}b`, `${ch}${ch}x${ch}`, ` ${ch} `])
+        assert.equal(collapsedLength(s), s.replace(/\s+/g, ' ').trim().length, `U+${c.toString(16)}`);
+    }
+  });
+});

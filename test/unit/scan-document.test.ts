@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
-import { wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
+import { collapse, wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
 import { loadDocument, perDocument, subjectKeys } from '../../shared/scan/computed/document.ts';
 
 // The parsed page the checks share: its root queries answered from an element index must find
@@ -36,6 +36,11 @@ const SELECTORS = [
   'a[title="x > img"]',
   '*',
   'a:first',
+  'a',
+  'p',
+  'li',
+  'text',
+  'foreignobject',
 ];
 
 const TRICKY = `<!doctype html><html lang="en"><head><title>t</title></head><body>
@@ -48,7 +53,8 @@ const TRICKY = `<!doctype html><html lang="en"><head><title>t</title></head><bod
 
 describe('the shared parsed document', () => {
   it('answers root queries from its element index exactly as cheerio searches', () => {
-    const pages = [TRICKY, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
+    const svg = '<p>x</p><svg><foreignObject><p>in svg</p></foreignObject><linearGradient/></svg>';
+    const pages = [TRICKY, svg, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
     let compared = 0;
     for (const html of pages) {
       const plain = cheerio.load(html);
@@ -108,6 +114,8 @@ describe('words', () => {
       const want = t.match(REGEX) ?? [];
       assert.deepEqual(words(t), want);
       assert.equal(wordCount(t), want.length);
+      // The content profile counts words without collapsing whitespace first.
+      assert.equal(wordCount(collapse(t)), wordCount(t));
     }
   });
 });

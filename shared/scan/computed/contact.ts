@@ -1,5 +1,5 @@
 import type { CountryCode } from 'libphonenumber-js/max';
-import { findPhoneNumbersInText } from 'libphonenumber-js/max';
+import { PhoneNumberMatcher } from 'libphonenumber-js/max';
 import { defaultCountry } from '../checks/content/lib/link-words.ts';
 
 // Contact data written as plain text (a footer with "Tlf. 33 12 34 56 · info@firma.dk"), not only
@@ -58,18 +58,24 @@ export function phoneCountries(lang: string | null, pageUrl: string): string[] {
 }
 
 // Several checks look for phone numbers in the same body text; the search is the dearest step of
-// scoring, so its answers for the last few texts are kept.
-const answers = new Map<string, readonly string[]>();
+// scoring, so its answers for the last few texts are kept. Keyed by the text itself (the same
+// string each check gets, hashed once), not by a string built from it per call.
+const answers = new Map<string, Map<string, readonly string[]>>();
 const MAX_FOUND = 8;
 
 /** Phone numbers in the text, in E.164 (deduplicated). The list is shared: read-only. */
 export function phonesInText(text: string, countries: readonly string[]): readonly string[] {
-  const key = `${countries.join(',')}\n${text}`;
-  let hit = answers.get(key);
+  let byCountries = answers.get(text);
+  if (!byCountries) {
+    byCountries = new Map();
+    answers.set(text, byCountries);
+    if (answers.size > MAX_FOUND) answers.delete(answers.keys().next().value as string);
+  }
+  const key = countries.join(',');
+  let hit = byCountries.get(key);
   if (!hit) {
     hit = findPhones(text, countries);
-    answers.set(key, hit);
-    if (answers.size > MAX_FOUND) answers.delete(answers.keys().next().value as string);
+    byCountries.set(key, hit);
   }
   return hit;
 }
@@ -85,7 +91,12 @@ function findPhones(text: string, countries: readonly string[]): string[] {
   try {
     for (const c of runs) {
       try {
-        for (const m of findPhoneNumbersInText(t, c ? { defaultCountry: c } : {})) found.add(m.number.number);
+        // What findPhoneNumbersInText(t, { defaultCountry: c }) does, with the matcher below.
+        const matcher = new ShortCandidatesSkipped(t, { defaultCountry: c, v2: true });
+        while (matcher.hasNext()) {
+          const m = matcher.next();
+          if (m) found.add(m.number.number);
+        }
       } catch {
         // an unknown country code: libphonenumber has no metadata for it; try the next
       }
@@ -95,6 +106,32 @@ function findPhones(text: string, countries: readonly string[]): string[] {
   }
   return [...found];
 }
+
+// No valid number of any country has a national number shorter than 4 digits (libphonenumber's
+// metadata: the shortest possible length is 4, for AT, DE, NU, SH, TK ...; a national prefix
+// transform only applies to longer digit runs), so a candidate with at most 3 digits is never a
+// match. In a page of code most candidates are such ("1", "[2, 3]"), and libphonenumber parses
+// each one and throws a ParseError for it; the matcher below answers "no match" for them before
+// parsing. Same matches, same order: the skipped candidates are ones the parse would reject.
+export const MIN_PHONE_DIGITS = 4;
+const DIGIT = /\p{Nd}/gu; // every digit libphonenumber reads is a decimal digit in Unicode's sense
+
+type ParseAndVerify = (this: PhoneNumberMatcher, candidate: string, offset: number, text: string) => unknown;
+
+class ShortCandidatesSkipped extends PhoneNumberMatcher {
+  parseAndVerify(candidate: string, offset: number, text: string): unknown {
+    DIGIT.lastIndex = 0;
+    let digits = 0;
+    while (digits < MIN_PHONE_DIGITS && DIGIT.test(candidate)) digits++;
+    if (digits < MIN_PHONE_DIGITS) return undefined;
+    return parseAndVerify.call(this, candidate, offset, text);
+  }
+}
+// The matcher's own step, which find() calls for every candidate (not in libphonenumber-js's types).
+const parseAndVerify = (PhoneNumberMatcher.prototype as unknown as { parseAndVerify: ParseAndVerify })
+  .parseAndVerify;
+if (typeof parseAndVerify !== 'function')
+  throw new Error('libphonenumber-js: PhoneNumberMatcher.parseAndVerify is gone; revisit findPhones');
 
 // user@example.com, also written "user [at] example.com"; file names such as logo@2x.png are not
 // addresses.

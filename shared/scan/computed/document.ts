@@ -40,8 +40,20 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
     if (args.length !== 1 || typeof selector !== 'string' || selector.includes('<')) return call(...args);
     let hit = found.get(selector);
     if (hit === undefined) {
-      const keys = subjectKeys(selector);
-      if (keys) {
+      let keys = keysOfSelector.get(selector);
+      if (keys === undefined) {
+        keys = subjectKeys(selector);
+        if (keysOfSelector.size >= MAX_SELECTORS) keysOfSelector.clear(); // selectors built from page data
+        keysOfSelector.set(selector, keys);
+      }
+      if (selector === '*') {
+        index ??= elementIndex($.root().toArray());
+        hit = $(index.all);
+      } else if (keys && PLAIN_TAG.test(selector)) {
+        // What css-select's type selector tests, without compiling it for each document.
+        index ??= elementIndex($.root().toArray());
+        hit = $(index.candidates(keys).filter((el) => el.name === selector));
+      } else if (keys) {
         index ??= elementIndex($.root().toArray());
         hit = $(index.candidates(keys)).filter(selector);
       } else hit = call(selector);
@@ -54,7 +66,16 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
   return query as unknown as cheerio.CheerioAPI;
 }
 
+// subjectKeys per selector, across documents: the checks ask each page the same hundred-odd selectors.
+const keysOfSelector = new Map<string, string[] | null>();
+const MAX_SELECTORS = 2000;
+
+/** A selector that is one lower-case tag name (`a`, `meta`, `h1`). */
+const PLAIN_TAG = /^[a-z][a-z0-9-]*$/;
+
 interface ElementIndex {
+  /** Every element, in document order: `$('*')`. */
+  all: Element[];
   /** Elements with any of these keys (`tag:a`, `attr:role`), in document order. */
   candidates(keys: readonly string[]): Element[];
 }
@@ -68,11 +89,13 @@ function elementIndex(roots: AnyNode[]): ElementIndex {
     else byKey.set(key, [el]);
   };
   const order = new Map<Element, number>();
+  const all: Element[] = [];
   // The same descent as domutils' findAll (what cheerio's find uses): into every node with children.
   const walk = (nodes: AnyNode[]) => {
     for (const n of nodes) {
       if (isTag(n)) {
         order.set(n, order.size);
+        all.push(n);
         add(`tag:${n.name.toLowerCase()}`, n);
         for (const attr in n.attribs) add(`attr:${attr.toLowerCase()}`, n);
       }
@@ -82,6 +105,7 @@ function elementIndex(roots: AnyNode[]): ElementIndex {
   };
   for (const r of roots) walk(childrenOf(r) ?? []);
   return {
+    all,
     candidates(keys) {
       const lists = [...new Set(keys)].map((k) => byKey.get(k) ?? []);
       if (lists.length === 1) return lists[0]!;

@@ -2,13 +2,14 @@ import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import {
   collapse,
+  hasDescendant,
   isElement,
   isHiddenByMarkup,
   resolveUrl,
   textOf,
   wordCount,
 } from '../checks/content/lib/page.ts';
-import { loadDocument } from '../computed/document.ts';
+import { loadDocument, perDocument } from '../computed/document.ts';
 
 // How an answer engine sees a page's main content: passages (paragraphs), sections (the text
 // under each heading, which is how retrieval systems chunk a page), and the signals the GEO
@@ -108,18 +109,19 @@ function isBoilerplate(el: Element): boolean {
 }
 const SKIP_OUTSIDE_MAIN = new Set([...SKIP, 'header', 'footer']);
 
-const cache = new Map<string, ContentProfile>();
-const MAX_CACHED = 8;
-
+// Kept with the parsed document (one profile per page URL it is read from): a cache keyed by
+// `${pageUrl}\n${html}` built and hashed a copy of the whole HTML on every one of a page's calls.
 export function contentProfile(html: string, pageUrl: string): ContentProfile {
-  const key = `${pageUrl}\n${html}`;
-  const hit = cache.get(key);
-  if (hit) return hit;
-  const profile = analyse(loadDocument(html), pageUrl);
-  cache.set(key, profile);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  const $ = loadDocument(html);
+  const profiles = perDocument($, newProfiles);
+  let profile = profiles.get(pageUrl);
+  if (!profile) {
+    profile = analyse($, pageUrl);
+    profiles.set(pageUrl, profile);
+  }
   return profile;
 }
+const newProfiles = (_$: CheerioAPI) => new Map<string, ContentProfile>();
 
 /** <main> / role=main / a single <article>, else the body without header and footer. */
 function mainRoot($: CheerioAPI): { root: AnyNode | undefined; skip: ReadonlySet<string> } {
@@ -207,7 +209,8 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   sections.forEach((s, i) => {
     s.words = wordCount((sectionTexts[i] ?? []).join(''));
   });
-  const all = collapse(sectionTexts.flat().join(''));
+  // Collapsing the whitespace first would not change the count: words never hold whitespace.
+  const all = sectionTexts.flat().join('');
   const proseText = prose.join(' ');
   const sentenceList = sentences(proseText);
   const quotes = $('body blockquote, body q')
@@ -247,15 +250,6 @@ function forDescendants(el: Element, visit: (d: Element) => void): void {
     const children = (c as { children?: AnyNode[] }).children;
     if (children?.length) forDescendants(c as Element, visit);
   }
-}
-
-function hasDescendant(el: Element, test: (d: Element) => boolean): boolean {
-  for (const c of el.children) {
-    if (isTag(c) && test(c)) return true;
-    const children = (c as { children?: AnyNode[] }).children;
-    if (children?.length && hasDescendant(c as Element, test)) return true;
-  }
-  return false;
 }
 
 /** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */

@@ -1,6 +1,14 @@
 import { defineCheck, fail, notApplicable } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { bodyText, collapse, headings, textOf, wordCount } from '../content/lib/page.ts';
+import {
+  bodyText,
+  collapse,
+  hasAncestorOrSelf,
+  hasDescendant,
+  headings,
+  textOf,
+  wordCount,
+} from '../content/lib/page.ts';
 import { violations } from './lib/score.ts';
 
 // WCAG 1.3.1 and 2.4.6 (axe heading-order, empty-heading): screen-reader users jump between
@@ -12,6 +20,10 @@ const LOOKS_LIKE_HEADING = /(^|[\s_-])(sub)?(headline|heading|title)s?($|[\s_-])
 // <font size="5"> and up (or "+2" and up) renders as large as an <h3>-<h1>.
 const BIG_FONT = /^\s*([5-7]|\+[2-4])\s*$/;
 const STYLED_TAGS = 'p, div, span, font, b, strong, td';
+// Styled text inside a heading or a control (or a [role="heading"]) is no stand-in for a heading,
+// and neither is a block around headings or paragraphs.
+const NOT_INSIDE = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'a', 'button', 'label', 'nav']);
+const NOT_AROUND = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'p', 'div']);
 
 export default defineCheck({
   meta: {
@@ -41,9 +53,9 @@ export default defineCheck({
         ) {
           return false;
         }
-        if ($(el).closest('h1, h2, h3, h4, h5, h6, [role="heading"], a, button, label, nav').length > 0)
+        if (hasAncestorOrSelf(el, (a) => NOT_INSIDE.has(a.name) || a.attribs.role === 'heading'))
           return false;
-        if ($(el).find('h1, h2, h3, h4, h5, h6, p, div').length > 0) return false;
+        if (hasDescendant(el, (d) => NOT_AROUND.has(d.name))) return false;
         const text = collapse(textOf(el));
         return text.length >= 3 && text.length <= 100;
       })

@@ -1,6 +1,7 @@
+import type { Element } from 'domhandler';
 import { defineCheck } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { plural } from '../content/lib/page.ts';
+import { hasDescendant, plural } from '../content/lib/page.ts';
 import { violations } from './lib/score.ts';
 
 // WCAG 1.3.1 and 1.3.2: a table without header cells is either a layout table (read cell by cell,
@@ -22,10 +23,8 @@ export default defineCheck({
       .toArray()
       .filter((t) => !['presentation', 'none'].includes((t.attribs.role ?? '').toLowerCase()));
     // Header cells are what relate data to headers: a <thead> of plain <td>s or a caption is not enough.
-    const headerless = tables.filter(
-      (t) => $(t).find('th, [role="columnheader"], [role="rowheader"]').length === 0,
-    );
-    const nested = headerless.filter((t) => $(t).find('table').length > 0).length;
+    const headerless = tables.filter((t) => !hasDescendant(t, isHeaderCell));
+    const nested = headerless.filter((t) => hasDescendant(t, (d) => d.name === 'table')).length;
     return violations(
       headerless.length,
       tables.length,
@@ -38,3 +37,7 @@ export default defineCheck({
     );
   },
 });
+
+/** th, [role="columnheader"], [role="rowheader"] */
+const isHeaderCell = (el: Element) =>
+  el.name === 'th' || el.attribs.role === 'columnheader' || el.attribs.role === 'rowheader';

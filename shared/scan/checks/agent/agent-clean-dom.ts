@@ -1,7 +1,7 @@
 import { defineCheck, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
 import { logNormalScore } from '../../curves.ts';
-import { textOf } from '../content/lib/page.ts';
+import { bodyText, collapse } from '../content/lib/page.ts';
 
 // Text share of the HTML: pages of mostly markup and inline script bury their content; 10% or
 // more is a clean page, 2% or less is noise. DOM size follows Lighthouse's dom-size audit (good
@@ -20,7 +20,7 @@ export default defineCheck({
   },
   run({ Page }) {
     const $ = loadDocument(Page.html);
-    const text = textOf($('body').get(0)).replace(/\s+/g, ' ').trim();
+    const text = collapse(bodyText($));
     const htmlBytes = Buffer.byteLength(Page.html);
     const ratio = htmlBytes === 0 ? 0 : Buffer.byteLength(text) / htmlBytes;
     const elements = $('*').length;

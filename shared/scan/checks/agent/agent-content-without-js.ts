@@ -1,6 +1,6 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { textOf, wordCount } from '../content/lib/page.ts';
+import { bodyText, wordCount } from '../content/lib/page.ts';
 
 // Markup of a client-rendered app shell: an empty mount point, or a <noscript> asking for JS.
 const APP_SHELL = /<div[^>]+id=["'](?:root|app|__next|__nuxt|svelte|ember-app)["'][^>]*>\s*<\/div>/i;
@@ -17,7 +17,7 @@ export default defineCheck({
     optionalArtifacts: ['Rendered'],
   },
   run({ Page, Rendered }) {
-    const raw = wordCount(textOf(loadDocument(Page.html)('body').get(0)));
+    const raw = wordCount(bodyText(loadDocument(Page.html)));
     if (Rendered) {
       const rendered = wordCount(Rendered.visibleText);
       if (rendered === 0) return fail('The rendered page shows no text', { rawWords: raw, renderedWords: 0 });

@@ -2,7 +2,7 @@ import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { defineCheck, graded, notApplicable } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse, isHiddenByMarkup } from '../content/lib/page.ts';
+import { collapse, hasAncestorOrSelf, isHiddenByMarkup } from '../content/lib/page.ts';
 
 const FIELDS =
   'input:not([type="hidden" i]):not([type="submit" i]):not([type="button" i]):not([type="image" i]):not([type="reset" i]), select, textarea';
@@ -11,7 +11,7 @@ function labelled($: CheerioAPI, field: Element): boolean {
   const a = field.attribs;
   if (a['aria-label']?.trim() || a['aria-labelledby']?.trim() || a.title?.trim()) return true;
   if (a.id && $(`label[for="${a.id.replace(/"/g, '\\"')}"]`).length > 0) return true;
-  return $(field).closest('label').length > 0;
+  return hasAncestorOrSelf(field, (a) => a.name === 'label');
 }
 
 function submitText($: CheerioAPI, form: Element): string {

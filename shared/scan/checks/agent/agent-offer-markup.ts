@@ -1,6 +1,6 @@
 import { defineCheck, fail, graded } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { textOf } from '../content/lib/page.ts';
+import { bodyText } from '../content/lib/page.ts';
 import { type JsonLdNode, structuredData, typesOf } from '../seo/lib/structured-data.ts';
 
 // A price as a person reads it: a currency sign or code next to an amount.
@@ -36,7 +36,7 @@ export default defineCheck({
       typesOf(n).some((t) => ['Product', 'Service', 'Event', 'SoftwareApplication'].includes(t)),
     );
     if (offers.length === 0) {
-      const shown = VISIBLE_PRICE.test(textOf($('body').get(0)));
+      const shown = VISIBLE_PRICE.test(bodyText($));
       const evidence = { offers: 0, products: products.length, visiblePrices: shown };
       if (products.length > 0)
         return graded(0.3, `${products.length} product(s) marked up without an Offer`, evidence);

@@ -3,7 +3,14 @@ import type { Element } from 'domhandler';
 import { defineCheck, notApplicable, pass } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
 import { accessibleName, nativeLabel } from '../accessibility/lib/names.ts';
-import { collapse, isHiddenByMarkup, listText, plural } from '../content/lib/page.ts';
+import {
+  collapse,
+  descendants,
+  hasAncestorOrSelf,
+  isHiddenByMarkup,
+  listText,
+  plural,
+} from '../content/lib/page.ts';
 
 // Form usability after Baymard's and NN/g's form guidelines: few fields (every extra field costs
 // completions; up to 5 is lean), a visible label per field (a placeholder vanishes as you type;
@@ -24,15 +31,25 @@ interface FormReport {
   score: number;
 }
 
-function fieldsOf(form: Element, $: CheerioAPI): Element[] {
-  return $(form)
-    .find('input, select, textarea')
-    .toArray()
-    .filter((el) => !isHiddenByMarkup(el) && !NOT_FIELDS.has((el.attribs.type ?? 'text').toLowerCase()));
+const FIELD_TAGS = new Set(['input', 'select', 'textarea']);
+/** button, input[type="submit" i], input[type="image" i] */
+function isSubmitLike(el: Element): boolean {
+  if (el.name === 'button') return true;
+  const type = el.attribs.type?.toLowerCase();
+  return el.name === 'input' && (type === 'submit' || type === 'image');
 }
 
-function isSearch(form: Element, fields: Element[], $: CheerioAPI): boolean {
-  if ((form.attribs.role ?? '').toLowerCase() === 'search' || $(form).closest('[role="search"]').length)
+function fieldsOf(form: Element): Element[] {
+  return descendants(form, (d) => FIELD_TAGS.has(d.name)).filter(
+    (el) => !isHiddenByMarkup(el) && !NOT_FIELDS.has((el.attribs.type ?? 'text').toLowerCase()),
+  );
+}
+
+function isSearch(form: Element, fields: Element[]): boolean {
+  if (
+    (form.attribs.role ?? '').toLowerCase() === 'search' ||
+    hasAncestorOrSelf(form, (a) => a.attribs.role === 'search')
+  )
     return true;
   return (
     fields.length === 1 &&
@@ -60,10 +77,9 @@ function kindOf(fields: Element[]): string {
 function judge(form: Element, fields: Element[], $: CheerioAPI): FormReport {
   const problems: string[] = [];
   let score = 1;
-  const submitEl = $(form)
-    .find('button, input[type="submit" i], input[type="image" i]')
-    .toArray()
-    .find((b) => b.name !== 'button' || ['submit', ''].includes((b.attribs.type ?? '').toLowerCase()));
+  const submitEl = descendants(form, isSubmitLike).find(
+    (b) => b.name !== 'button' || ['submit', ''].includes((b.attribs.type ?? '').toLowerCase()),
+  );
   const submit = submitEl ? accessibleName($, submitEl).name || 'Submit' : null;
   if (!submit) {
     problems.push('no submit button');
@@ -122,9 +138,9 @@ export default defineCheck({
     const $ = loadDocument(Page.html);
     const reports = $('form')
       .toArray()
-      .map((form) => ({ form, fields: fieldsOf(form, $) }))
+      .map((form) => ({ form, fields: fieldsOf(form) }))
       .filter(({ form, fields }) => {
-        if (fields.length === 0 || isSearch(form, fields, $)) return false;
+        if (fields.length === 0 || isSearch(form, fields)) return false;
         // A lone <select> is a jump menu, not a form to fill in.
         return !(fields.length === 1 && fields[0]?.name === 'select');
       })

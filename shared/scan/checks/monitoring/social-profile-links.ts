@@ -19,10 +19,20 @@ const NETWORKS: [string, RegExp][] = [
 ];
 const SHARE_PATH = /\/(?:sharer|share|intent|shareArticle|pin\/create)\b/i;
 
+// An http(s) URL starts with "h" once the URL parser has dropped leading controls and spaces; the
+// page's relative links (hundreds on a docs page) are answered without a URL parse that throws.
+function maybeHttp(href: string): boolean {
+  let i = 0;
+  while (i < href.length && href.charCodeAt(i) <= 0x20) i++;
+  return href[i] === 'h' || href[i] === 'H';
+}
+
 function network(href: string): string | null {
+  const trimmed = href.trim();
+  if (!maybeHttp(trimmed)) return null;
   let url: URL;
   try {
-    url = new URL(href.trim());
+    url = new URL(trimmed);
   } catch {
     return null;
   }

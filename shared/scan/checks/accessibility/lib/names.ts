@@ -1,6 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
-import { collapse, isElement, isHiddenByMarkup } from '../../content/lib/page.ts';
+import { closestElement, collapse, isElement, isHiddenByMarkup } from '../../content/lib/page.ts';
 
 // A reduced form of the W3C accessible-name computation (accname 1.2), enough to tell whether a
 // control or link has a name at all: aria-labelledby, aria-label, native labels, subtree text
@@ -64,7 +64,7 @@ export function nativeLabel($: CheerioAPI, el: Element): string {
         texts.push(nameFromContent(l));
       });
   }
-  const wrapping = $(el).closest('label').get(0);
+  const wrapping = closestElement(el, (a) => a.name === 'label');
   if (wrapping) texts.push(nameFromContent(wrapping));
   return collapse(texts.join(' '));
 }

@@ -26,6 +26,39 @@ export function isHiddenByMarkup(el: Element): boolean {
   return style.includes('display:none') || style.includes('visibility:hidden');
 }
 
+// Element tests written out for the per-element questions checks ask in a loop: a selector string
+// (`$(el).find('th')`, `$(el).closest('nav')`) is parsed and compiled again on every call.
+
+/** Whether any element under `el` (not `el` itself) passes `test`: `$(el).find(sel).length > 0`. */
+export function hasDescendant(el: Element, test: (d: Element) => boolean): boolean {
+  for (const c of el.children) {
+    if (isElement(c) && test(c)) return true;
+    const children = (c as { children?: AnyNode[] }).children;
+    if (children?.length && hasDescendant(c as Element, test)) return true;
+  }
+  return false;
+}
+
+/** The elements under `el` that pass `test`, in document order: `$(el).find(sel).toArray()`. */
+export function descendants(el: Element, test: (d: Element) => boolean, out: Element[] = []): Element[] {
+  for (const c of el.children) {
+    if (isElement(c) && test(c)) out.push(c);
+    const children = (c as { children?: AnyNode[] }).children;
+    if (children?.length) descendants(c as Element, test, out);
+  }
+  return out;
+}
+
+/** `el` or the nearest element above it that passes `test`: `$(el).closest(sel).get(0)`. */
+export function closestElement(el: Element, test: (a: Element) => boolean): Element | undefined {
+  for (let a: AnyNode | null = el; a && isElement(a); a = a.parent) if (test(a)) return a;
+  return undefined;
+}
+
+/** Whether `el` or an element above it passes `test`: `$(el).closest(sel).length > 0`. */
+export const hasAncestorOrSelf = (el: Element, test: (a: Element) => boolean): boolean =>
+  closestElement(el, test) !== undefined;
+
 /** Rendered text of a subtree: skips scripts, styles and hidden elements; blocks become line breaks. */
 export function textOf(node: AnyNode | undefined, skip: ReadonlySet<string> = NOT_RENDERED): string {
   if (!node) return '';

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { perDocument } from '../../../computed/document.ts';
 import { accessibleName } from '../../accessibility/lib/names.ts';
 import { isElement, isHiddenByMarkup, isRealHref } from '../../content/lib/page.ts';
 
@@ -18,13 +19,17 @@ export interface Cta {
   el: Element;
 }
 
-/** Visible-text offset of every element, in document order (one walk of the body). */
-function textOffsets($: CheerioAPI): Map<Element, number> {
+/**
+ * Visible-text offset of every element, in document order (one walk of the body, once per
+ * document: conversion-cta asks for the CTAs' and the headline's). Shared: read-only.
+ */
+const textOffsets = ($: CheerioAPI): ReadonlyMap<Element, number> => perDocument($, readTextOffsets);
+function readTextOffsets($: CheerioAPI): Map<Element, number> {
   const offsets = new Map<Element, number>();
   let chars = 0;
   const walk = (n: AnyNode) => {
     if (n.type === 'text') {
-      chars += (n as unknown as { data: string }).data.replace(/\s+/g, ' ').trim().length;
+      chars += collapsedLength((n as unknown as { data: string }).data);
       return;
     }
     if (!isElement(n) || ['script', 'style', 'noscript', 'template'].includes(n.name) || isHiddenByMarkup(n))
@@ -36,6 +41,36 @@ function textOffsets($: CheerioAPI): Map<Element, number> {
   if (body) walk(body);
   return offsets;
 }
+
+/** s.replace(/\s+/g, ' ').trim().length, without building the string (one per text node). */
+export function collapsedLength(s: string): number {
+  let n = 0;
+  let gap = false; // whitespace since the last counted character
+  for (let i = 0; i < s.length; i++) {
+    if (isSpace(s.charCodeAt(i))) gap = n > 0;
+    else {
+      if (gap) n++;
+      gap = false;
+      n++;
+    }
+  }
+  return n;
+}
+
+/** What \s matches (and trim() removes): ECMAScript's WhiteSpace and LineTerminator. */
+const isSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
 
 export function findCtas($: CheerioAPI): Cta[] {
   const offsets = textOffsets($);
