@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { Batcher } from '../db/batcher.ts';
 import type { Database } from '../db/database.ts';
+import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 import { hashKey, keyVariant } from './keys.ts';
@@ -134,6 +135,7 @@ interface AdmitRow {
 }
 
 const TIER_LIMITS_JSON = JSON.stringify(TIER_LIMITS);
+const ADMIT_KEYS = 'select * from admit_keys($1::bytea[], $2::jsonb, $3::interval)';
 
 /** One batcher per database handle: keyed calls of this process share its statements. */
 const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, AdmitRow | undefined>>();
@@ -141,11 +143,15 @@ const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, AdmitRow | u
 function admitBatcher(db: Kysely<Database>): Batcher<Buffer, AdmitRow | undefined> {
   let batcher = admitBatchers.get(db);
   if (!batcher) {
+    const pool = poolOf(db);
     batcher = new Batcher(async (hashes) => {
-      const { rows } = await sql<AdmitRow>`
-        select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
-        db,
-      );
+      const values = [hashes, TIER_LIMITS_JSON, WINDOW];
+      // A named statement: parsed and planned once per connection, then only bound and run.
+      const { rows } = pool
+        ? await pool.query<AdmitRow>({ name: 'admit_keys', text: ADMIT_KEYS, values })
+        : await sql<AdmitRow>`select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
+            db,
+          );
       const byOrd: (AdmitRow | undefined)[] = new Array(hashes.length);
       for (const row of rows) byOrd[row.ord - 1] = row;
       return byOrd;
