@@ -40,6 +40,7 @@ drop table rate_limit_hits;
 -- locked and whose stored total is p_count: deletes the seconds that left the window, adds the
 -- granted calls to the current second. Returns the count before this take, the number granted,
 -- and when the oldest counted second leaves the window. Callers hold the bucket's lock.
+-- (admit_keys below does the same inline: a nested call costs a batch more than the take.)
 create function rate_limit_take_locked(
   p_bucket text, p_count integer, p_n integer, p_limit integer, p_window interval,
   out count_before integer, out granted integer, out reset_at timestamptz
@@ -48,30 +49,36 @@ language plpgsql as $$
 declare
   v_now timestamptz := clock_timestamp(); -- read after the lock: the database clock decides
   v_second timestamptz := date_trunc('second', v_now);
-  v_expired integer;
+  v_bound timestamptz := v_now - p_window - interval '1 second'; -- seconds at or before it have left
+  v_expired integer := 0;
   v_oldest timestamptz;
+  v_newest timestamptz;
 begin
-  -- Seconds whose hits have all left the window, oldest first along the primary key.
-  with gone as (
-    delete from rate_limit_seconds s
-     where s.bucket = p_bucket and s.second <= v_now - p_window - interval '1 second'
-    returning s.hits
-  ) select coalesce(sum(g.hits), 0) into v_expired from gone g;
+  -- The bucket's first and last second: two index entries.
+  select min(s.second), max(s.second) into v_oldest, v_newest from rate_limit_seconds s where s.bucket = p_bucket;
+  if v_oldest <= v_bound then
+    -- Seconds whose hits have all left the window, oldest first along the primary key.
+    with gone as (
+      delete from rate_limit_seconds s where s.bucket = p_bucket and s.second <= v_bound returning s.hits
+    ) select coalesce(sum(g.hits), 0) into v_expired from gone g;
+    select min(s.second) into v_oldest from rate_limit_seconds s where s.bucket = p_bucket;
+  end if;
   count_before := p_count - v_expired;
   granted := least(greatest(p_limit - count_before, 0), p_n);
   if granted > 0 then
-    -- Under the bucket's lock nobody else writes its seconds: update, else insert.
-    update rate_limit_seconds set hits = hits + granted where bucket = p_bucket and second = v_second;
-    if not found then
+    -- Under the bucket's lock nobody else writes its seconds.
+    if v_newest >= v_second then
+      update rate_limit_seconds set hits = hits + granted where bucket = p_bucket and second = v_second;
+      if not found then -- only if the clock stepped back
+        insert into rate_limit_seconds (bucket, second, hits) values (p_bucket, v_second, granted);
+      end if;
+    else
       insert into rate_limit_seconds (bucket, second, hits) values (p_bucket, v_second, granted);
     end if;
   end if;
   if granted > 0 or v_expired > 0 then
     update rate_limit_buckets set hits = count_before + granted where bucket = p_bucket;
   end if;
-  -- Ordered like the primary key, so this reads one index entry.
-  select s.second into v_oldest from rate_limit_seconds s
-   where s.bucket = p_bucket order by s.bucket, s.second limit 1;
   reset_at := coalesce(v_oldest, v_second) + interval '1 second' + p_window;
 end $$;
 
@@ -161,9 +168,10 @@ end $$;
 
 -- Keyed admissions in batches (as in sql/016): the API gathers the keyed calls that arrive while
 -- an earlier batch is at the database and admits them in one statement (shared/db/batcher.ts).
--- Several calls for one key take their hits together: one lock, one expiry pass and one update
--- of the current second, granted in arrival order until the limit is reached. Each row also
--- carries the key's account as GET /api/v1/account shows it, read in the same statement.
+-- Several calls for one key take their hits together: one lock, one look at the bucket's first
+-- and last second (an expiry pass only when the first has left the window) and one update of
+-- the current second, granted in arrival order until the limit is reached. Each key's first row
+-- also carries its account as GET /api/v1/account shows it, read in the same statement.
 --
 -- A batch holds several bucket locks until it commits, so every holder of more than one takes
 -- them in the same order (by bucket name): these batches, from any process, and the sweep.
@@ -178,7 +186,14 @@ returns table (
 language plpgsql as $$
 declare
   k record;
-  t record;
+  v_count integer;
+  v_now timestamptz;
+  v_second timestamptz;
+  v_bound timestamptz;
+  v_oldest timestamptz;
+  v_newest timestamptz;
+  v_expired integer;
+  v_granted integer;
 begin
   perform set_config('synchronous_commit', 'off', true); -- as in rate_limit_take: hits are bookkeeping
   for k in
@@ -202,15 +217,48 @@ begin
                      from unnest(k.ords) as o;
       continue;
     end if;
-    select * into t
-      from rate_limit_take_locked(k.bucket, rate_limit_lock(k.bucket), cardinality(k.ords), k.lim, p_window);
+    -- rate_limit_lock and rate_limit_take_locked, inline.
+    loop
+      select b.hits into v_count from rate_limit_buckets b where b.bucket = k.bucket for update;
+      exit when found;
+      insert into rate_limit_buckets (bucket) values (k.bucket) on conflict do nothing;
+    end loop;
+    v_now := clock_timestamp();
+    v_second := date_trunc('second', v_now);
+    v_bound := v_now - p_window - interval '1 second';
+    select min(s.second), max(s.second) into v_oldest, v_newest from rate_limit_seconds s where s.bucket = k.bucket;
+    v_expired := 0;
+    if v_oldest <= v_bound then
+      with gone as (
+        delete from rate_limit_seconds s where s.bucket = k.bucket and s.second <= v_bound returning s.hits
+      ) select coalesce(sum(g.hits), 0) into v_expired from gone g;
+      v_count := v_count - v_expired;
+      select min(s.second) into v_oldest from rate_limit_seconds s where s.bucket = k.bucket;
+    end if;
+    v_granted := least(greatest(k.lim - v_count, 0), cardinality(k.ords));
+    if v_granted > 0 then
+      if v_newest >= v_second then
+        update rate_limit_seconds set hits = hits + v_granted where bucket = k.bucket and second = v_second;
+        if not found then -- only if the clock stepped back
+          insert into rate_limit_seconds (bucket, second, hits) values (k.bucket, v_second, v_granted);
+        end if;
+      else
+        insert into rate_limit_seconds (bucket, second, hits) values (k.bucket, v_second, v_granted);
+      end if;
+    end if;
+    if v_granted > 0 or v_expired > 0 then
+      update rate_limit_buckets set hits = v_count + v_granted where bucket = k.bucket;
+    end if;
     -- The i-th call of this key in the batch: granted while the limit allows, in arrival order.
+    -- The account comes once per key, on its first row.
     return query select c.o, k.id::bigint, k.account_id::bigint, k.variant::text, k.tier::text, k.lim,
                         false, k.last_used_at,
-                        c.i <= t.granted,
-                        case when c.i <= t.granted then k.lim - t.count_before - c.i::integer else 0 end,
-                        t.reset_at,
-                        k.acc_email, k.acc_tier, k.acc_beta_flags, k.acc_prefs, k.acc_created_at, k.acc_plan
+                        c.i <= v_granted,
+                        case when c.i <= v_granted then k.lim - v_count - c.i::integer else 0 end,
+                        coalesce(v_oldest, v_second) + interval '1 second' + p_window,
+                        case when c.i = 1 then k.acc_email end, case when c.i = 1 then k.acc_tier::text end,
+                        case when c.i = 1 then k.acc_beta_flags end, case when c.i = 1 then k.acc_prefs end,
+                        case when c.i = 1 then k.acc_created_at end, case when c.i = 1 then k.acc_plan::text end
                    from unnest(k.ords) with ordinality as c(o, i);
   end loop;
 end $$;
