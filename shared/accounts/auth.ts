@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { Batcher } from '../db/batcher.ts';
 import type { Database } from '../db/database.ts';
+import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 import { hashKey, keyVariant } from './keys.ts';
@@ -125,7 +126,8 @@ interface AdmitRow {
   allowed: boolean;
   remaining: number;
   reset_at: Date;
-  email: string;
+  /** The account's columns: on each key's first row of a batch only (null on the others). */
+  email: string | null;
   account_tier: ApiTier;
   beta_flags: Record<string, boolean>;
   notification_preferences: Record<string, unknown>;
@@ -133,21 +135,46 @@ interface AdmitRow {
   plan: Plan | null;
 }
 
+/** A keyed call's answer from a batch: its row, and its key's account (absent for a revoked key). */
+interface Admitted {
+  row: AdmitRow;
+  account?: AccountView;
+}
+
 const TIER_LIMITS_JSON = JSON.stringify(TIER_LIMITS);
+const ADMIT_KEYS = 'select * from admit_keys($1::bytea[], $2::jsonb, $3::interval)';
 
 /** One batcher per database handle: keyed calls of this process share its statements. */
-const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, AdmitRow | undefined>>();
+const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | undefined>>();
 
-function admitBatcher(db: Kysely<Database>): Batcher<Buffer, AdmitRow | undefined> {
+function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefined> {
   let batcher = admitBatchers.get(db);
   if (!batcher) {
+    const pool = poolOf(db);
     batcher = new Batcher(async (hashes) => {
-      const { rows } = await sql<AdmitRow>`
-        select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
-        db,
-      );
-      const byOrd: (AdmitRow | undefined)[] = new Array(hashes.length);
-      for (const row of rows) byOrd[row.ord - 1] = row;
+      const values = [hashes, TIER_LIMITS_JSON, WINDOW];
+      // A named statement: parsed and planned once per connection, then only bound and run.
+      const { rows } = pool
+        ? await pool.query<AdmitRow>({ name: 'admit_keys', text: ADMIT_KEYS, values })
+        : await sql<AdmitRow>`select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
+            db,
+          );
+      const byOrd: (Admitted | undefined)[] = new Array(hashes.length);
+      const accounts = new Map<string, AccountView>(); // by key: rows come key by key, first row first
+      for (const row of rows) {
+        let account = accounts.get(row.id);
+        if (!account && row.email !== null && !row.revoked) {
+          account = toAccountView({
+            ...row,
+            email: row.email,
+            id: row.account_id,
+            tier: row.account_tier,
+            created_at: row.account_created_at,
+          });
+          accounts.set(row.id, account);
+        }
+        byOrd[row.ord - 1] = { row, account };
+      }
       return byOrd;
     });
     admitBatchers.set(db, batcher);
@@ -157,7 +184,7 @@ function admitBatcher(db: Kysely<Database>): Batcher<Buffer, AdmitRow | undefine
 
 /**
  * A keyed call's authentication and its count in the rolling hour, in one statement shared with
- * the other keyed calls in flight (admit_keys in sql/016): the key by its hash, then its take
+ * the other keyed calls in flight (admit_keys, sql/017): the key by its hash, then its take
  * from the key's bucket when it is live.
  */
 export async function authenticateAndTake(
@@ -167,8 +194,9 @@ export async function authenticateAndTake(
   const token = bearerToken(header);
   if (token === undefined) return { ok: false, reason: 'missing' };
   if (!keyVariant(token)) return { ok: false, reason: 'malformed' };
-  const row = await admitBatcher(db).load(hashKey(token));
-  if (!row) return { ok: false, reason: 'unknown' };
+  const admitted = await admitBatcher(db).load(hashKey(token));
+  if (!admitted) return { ok: false, reason: 'unknown' };
+  const { row, account } = admitted;
   if (row.revoked) return { ok: false, reason: 'revoked' };
   touchLastUsed(db, String(row.id), row.last_used_at);
   const principal: Principal = {
@@ -177,12 +205,7 @@ export async function authenticateAndTake(
     variant: row.variant,
     tier: row.tier,
     limit: row.rate_limit,
-    account: toAccountView({
-      ...row,
-      id: row.account_id,
-      tier: row.account_tier,
-      created_at: row.account_created_at,
-    }),
+    account,
   };
   return { ok: true, principal, rate: toRateState(row, row.rate_limit) };
 }

@@ -1,9 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 
-// A true rolling hour per bucket, counted in Postgres (rate_limit_take in sql/010) so every API
-// instance shares it and concurrent calls for one key stay exact; each call costs the same work
-// however many hits the bucket holds (a stored count per bucket, expired hits deleted once).
+// A rolling hour per bucket, counted in Postgres (rate_limit_take, sql/017) so every API instance
+// shares it and concurrent calls for one key stay exact; each call costs the same work however
+// many hits the bucket holds (a running total per bucket, the calls of each second in one row,
+// expired seconds deleted once). The calls of second S count until S + 1 s + 1 hour, the moment
+// X-RateLimit-Reset names.
 
 export const WINDOW = '1 hour';
 
@@ -39,9 +41,9 @@ export function toRateState(
 }
 
 /**
- * Deletes hits older than the window (with five minutes of slack) and drops emptied buckets: run
+ * Deletes the seconds of hits older than the window (with five minutes of slack) and drops emptied buckets: run
  * by the prune_rate_limits cron task, one bucket at a time under the bucket's own lock, in the
- * lock order batched admissions use (sql/016).
+ * lock order batched admissions use (sql/016, sql/017).
  */
 export async function pruneHits(db: Kysely<Database>): Promise<number> {
   const { rows } = await sql<{ deleted: number | null }>`

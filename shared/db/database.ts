@@ -32,7 +32,7 @@ import type { MonitorScansTable } from './tables/monitor-scans.ts';
 import type { MonitoredSitesTable } from './tables/monitored-sites.ts';
 import type { EmailTokensTable, PeopleTable, SessionsTable } from './tables/people.ts';
 import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.ts';
-import type { RateLimitHitsTable } from './tables/rate-limit-hits.ts';
+import type { RateLimitSecondsTable } from './tables/rate-limit-seconds.ts';
 import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.ts';
@@ -44,7 +44,7 @@ export interface Database {
   api_keys: ApiKeysTable;
   subscriptions: SubscriptionsTable;
   audit_products: AuditProductsTable;
-  rate_limit_hits: RateLimitHitsTable;
+  rate_limit_seconds: RateLimitSecondsTable;
   rate_limit_buckets: RateLimitBucketsTable;
   worker_heartbeats: WorkerHeartbeatsTable;
   scans: ScansTable;

@@ -24,6 +24,16 @@ export function guardPool(pool: pg.Pool, onError: (err: Error) => void = () => {
   });
 }
 
+const pools = new WeakMap<Kysely<Database>, pg.Pool>();
+
+/**
+ * The pool behind a handle made by createDb, for the few hot statements that go to pg directly as
+ * named (prepared once per connection) statements; undefined for anything else (a transaction).
+ */
+export function poolOf(db: Kysely<Database>): pg.Pool | undefined {
+  return pools.get(db);
+}
+
 export function createDb(url: string, opts: { max?: number; application?: string } = {}): Db {
   const pool = new pg.Pool({
     connectionString: url,
@@ -32,6 +42,7 @@ export function createDb(url: string, opts: { max?: number; application?: string
   });
   guardPool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  pools.set(db, pool);
   let closed = false;
   return {
     db,

@@ -47,7 +47,7 @@ it('keys appear in neither the database nor the logs', async () => {
 
   const logs = t.logs.join('');
   assert.ok(logs.includes('"msg":"request"'), 'request lines were logged');
-  const tables = ['accounts', 'api_keys', 'subscriptions', 'rate_limit_hits'];
+  const tables = ['accounts', 'api_keys', 'subscriptions', 'rate_limit_seconds'];
   let dump = '';
   for (const table of tables) {
     const { rows } = await sql<{

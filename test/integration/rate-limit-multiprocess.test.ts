@@ -60,8 +60,8 @@ it('50 concurrent requests for a key limited to 10 over two processes: exactly 1
     assert.equal(r.body.code, 'rate_limited');
   }
   const { count } = await handle.db
-    .selectFrom('rate_limit_hits')
-    .select((eb) => eb.fn.countAll<string>().as('count'))
+    .selectFrom('rate_limit_seconds')
+    .select((eb) => eb.fn.sum<string>('hits').as('count'))
     .where('bucket', 'like', 'key:%')
     .executeTakeFirstOrThrow();
   assert.equal(Number(count), 10, 'only allowed calls are recorded');

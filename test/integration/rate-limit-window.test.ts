@@ -10,7 +10,7 @@ import { createDb, type Db } from '../../shared/db/pool.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-// The rolling hour (rate_limit_take in sql/010, admit_keys in sql/016): hits older than an hour stop counting, the
+// The rolling hour (rate_limit_take and admit_keys, per-second counts since sql/017): hits older than an hour stop counting, the
 // hourly prune drops only those, and per-IP buckets follow X-Forwarded-For only with TRUST_PROXY.
 
 let db: TestDatabase;
@@ -27,18 +27,31 @@ after(async () => {
 
 /** Moves a bucket's hits back in time, as if they had been made `age` ago. */
 const age = (bucket: string, by: string) =>
-  sql`update rate_limit_hits set hit_at = hit_at - ${by}::interval where bucket = ${bucket}`.execute(
+  sql`update rate_limit_seconds set second = second - ${by}::interval where bucket = ${bucket}`.execute(
     handle.db,
   );
 
 const hits = async (bucket: string) =>
   Number(
     (
-      await sql<{ n: string }>`select count(*) as n from rate_limit_hits where bucket = ${bucket}`.execute(
-        handle.db,
-      )
+      await sql<{
+        n: string | null;
+      }>`select sum(hits) as n from rate_limit_seconds where bucket = ${bucket}`.execute(handle.db)
     ).rows[0]!.n,
   );
+
+/**
+ * Puts 50,000 hits in a bucket's rolling hour as the limiter stores them: 20 calls a second over
+ * the last 2,500 seconds (one row per second), with the bucket's running total to match.
+ */
+async function store50kHits(bucket: string) {
+  await sql`insert into rate_limit_seconds (bucket, second, hits)
+            select ${bucket}, date_trunc('second', now()) - i * interval '1 second', 20
+              from generate_series(1, 2500) i`.execute(handle.db);
+  await sql`insert into rate_limit_buckets (bucket, hits) values (${bucket}, 50000)
+            on conflict (bucket) do update set hits = rate_limit_buckets.hits + 50000`.execute(handle.db);
+  await sql`analyze rate_limit_seconds`.execute(handle.db);
+}
 
 /** The batched admission of these key hashes, as a table to select from (sql/016). */
 const admitKeys = (hashes: Buffer[]) =>
@@ -59,7 +72,7 @@ async function limiterRows(
         select relname, seq_tup_read as seq_read,
                seq_tup_read + coalesce(idx_tup_fetch, 0) + n_tup_ins + n_tup_upd + n_tup_del as touched
           from pg_stat_xact_user_tables
-         where relname in ('rate_limit_hits', 'rate_limit_buckets')`.execute(trx);
+         where relname in ('rate_limit_seconds', 'rate_limit_buckets')`.execute(trx);
       return new Map(
         rows.map((r) => [r.relname, { touched: Number(r.touched), seqRead: Number(r.seq_read) }]),
       );
@@ -117,7 +130,7 @@ describe('rolling-hour window', () => {
 
 describe('pruneHits', () => {
   it('deletes only hits that left the window (with five minutes of slack)', async () => {
-    await sql`delete from rate_limit_hits`.execute(handle.db);
+    await sql`delete from rate_limit_seconds`.execute(handle.db);
     const buckets = { fresh: '1 minute', edge: '62 minutes', old: '66 minutes', ancient: '3 days' };
     for (const [name, by] of Object.entries(buckets)) {
       await takeToken(handle.db, `test:prune-${name}`, 10);
@@ -149,7 +162,11 @@ describe('TRUST_PROXY', () => {
       assert.deepEqual(await unauthenticated(t, '203.0.113.3'), { status: 401, remaining: 0 });
       // A client cannot escape its limit by inventing a new address.
       assert.equal((await unauthenticated(t, '198.51.100.7')).status, 429);
-      const buckets = await t.handle.db.selectFrom('rate_limit_hits').select('bucket').distinct().execute();
+      const buckets = await t.handle.db
+        .selectFrom('rate_limit_seconds')
+        .select('bucket')
+        .distinct()
+        .execute();
       assert.ok(
         buckets.every((b) => !b.bucket.includes('203.0.113.') && !b.bucket.includes('198.51.100.')),
         JSON.stringify(buckets),
@@ -170,9 +187,9 @@ describe('TRUST_PROXY', () => {
       assert.deepEqual(await unauthenticated(t, '203.0.113.2'), { status: 401, remaining: 2 });
       // Koa takes the leftmost address of a chain (the original client, as the proxy appended).
       assert.deepEqual(await unauthenticated(t, '198.51.100.7, 10.0.0.1'), { status: 401, remaining: 2 });
-      const buckets = (await t.handle.db.selectFrom('rate_limit_hits').select('bucket').execute()).map(
-        (b) => b.bucket,
-      );
+      const buckets = (
+        await t.handle.db.selectFrom('rate_limit_seconds').select(['bucket', 'hits']).execute()
+      ).flatMap((b) => Array<string>(b.hits).fill(b.bucket));
       assert.equal(buckets.filter((b) => b.endsWith(':203.0.113.1')).length, 3);
       assert.equal(buckets.filter((b) => b.endsWith(':203.0.113.2')).length, 1);
       assert.equal(buckets.filter((b) => b.endsWith(':198.51.100.7')).length, 1);
@@ -192,15 +209,11 @@ describe('limiter cost', () => {
   it('touches the same few rows with 0 or 50,000 hits in the bucket (no count over the hits)', async () => {
     const fresh = await rowsTouched('test:cost-fresh', 100_000);
     const full = 'test:cost-50k';
-    await sql`insert into rate_limit_hits (bucket, hit_at)
-              select ${full}, clock_timestamp() - (i || ' milliseconds')::interval
-                from generate_series(1, 50000) i`.execute(handle.db);
-    await sql`insert into rate_limit_buckets (bucket, hits) values (${full}, 50000)`.execute(handle.db);
-    await sql`analyze rate_limit_hits`.execute(handle.db);
+    await store50kHits(full);
     const loaded = await rowsTouched(full, 100_000);
     // A count over the hits would touch 50,000 rows here; the stored count touches a handful
-    // either way (the bucket row, one index entry for the oldest hit, the new hit).
-    for (const table of ['rate_limit_hits', 'rate_limit_buckets']) {
+    // either way (the bucket row, one index entry for the oldest second, the current second).
+    for (const table of ['rate_limit_seconds', 'rate_limit_buckets']) {
       const [f, l] = [fresh[table]?.touched ?? 0, loaded[table]?.touched ?? 0];
       assert.ok(f <= 10 && l <= 10, `${table}: ${f} rows touched fresh, ${l} at 50,000 hits`);
     }
@@ -295,11 +308,7 @@ describe('batched keyed admissions (admit_keys)', () => {
       return Object.values(rows).reduce((n, t) => n + t.touched, 0);
     };
     const fresh = await touched();
-    await sql`insert into rate_limit_hits (bucket, hit_at)
-              select ${bucket}, clock_timestamp() - (i || ' milliseconds')::interval
-                from generate_series(1, 50000) i`.execute(handle.db);
-    await sql`update rate_limit_buckets set hits = hits + 50000 where bucket = ${bucket}`.execute(handle.db);
-    await sql`analyze rate_limit_hits`.execute(handle.db);
+    await store50kHits(bucket);
     const loaded = await touched();
     assert.ok(fresh <= 10 && loaded <= 10, `${fresh} rows touched fresh, ${loaded} at 50,000 hits`);
   });
@@ -342,7 +351,7 @@ describe('batched keyed admissions (admit_keys)', () => {
 
 describe('limiter plans', () => {
   it('stay on the indexes when the hits table grows after a connection first used them', async () => {
-    // A new deployment: the connection runs its first admissions while rate_limit_hits is
+    // A new deployment: the connection runs its first admissions while rate_limit_seconds is
     // empty (the plans plpgsql caches then are reused for the connection's life), then the
     // table fills. Sequential scans would read every hit on every later batch.
     const fresh = await createTestDatabase();
@@ -357,13 +366,106 @@ describe('limiter plans', () => {
       const hash = hashKey(key.key);
       const batch = () => sql`select * from ${admitKeys([hash, hash])}`.execute(one.db);
       for (let i = 0; i < 12; i++) await batch(); // past plpgsql's switch to a cached generic plan
-      await sql`insert into rate_limit_hits (bucket, hit_at)
-                select 'someone-else', clock_timestamp() from generate_series(1, 50000)`.execute(one.db);
+      await sql`insert into rate_limit_seconds (bucket, second, hits)
+                select 'someone-else', date_trunc('second', now()) - i * interval '1 second', 1
+                  from generate_series(1, 50000) i`.execute(one.db);
       const rows = await limiterRows(one.db, (trx) => sql`select * from ${admitKeys([hash])}`.execute(trx));
-      assert.equal(rows.rate_limit_hits?.seqRead ?? 0, 0, 'no hit was read by a sequential scan');
+      assert.equal(rows.rate_limit_seconds?.seqRead ?? 0, 0, 'no hit was read by a sequential scan');
     } finally {
       await one.close();
       await fresh.drop();
+    }
+  });
+});
+
+describe('per-second counts (sql/017)', () => {
+  /** Seconds since the epoch on the database clock, and the fraction of the current one gone. */
+  const dbSecond = async () => {
+    const { rows } = await sql<{ t: string }>`select extract(epoch from clock_timestamp()) as t`.execute(
+      handle.db,
+    );
+    const t = Number(rows[0]!.t);
+    return { second: Math.floor(t), fraction: t - Math.floor(t) };
+  };
+
+  it('counts a second’s calls in one row until that second plus one second plus the hour', async () => {
+    const bucket = 'test:seconds-edge';
+    // Start early in a second, so the takes below all fall in it.
+    for (let now = await dbSecond(); now.fraction > 0.4; now = await dbSecond())
+      await new Promise((r) => setTimeout(r, 50));
+    const { second } = await dbSecond();
+    for (let i = 0; i < 3; i++) await takeToken(handle.db, bucket, 5);
+    const rows = await sql<{
+      hits: number;
+    }>`select hits from rate_limit_seconds where bucket = ${bucket}`.execute(handle.db);
+    assert.deepEqual(
+      rows.rows.map((r) => r.hits),
+      [3],
+      'three calls in one second: one row',
+    );
+
+    // An hour back: the calls of that second leave at its end plus the hour, a moment from now.
+    await age(bucket, '3600 seconds');
+    assert.equal((await peekToken(handle.db, bucket, 5)).remaining, 2, 'still counted');
+    const taken = await takeToken(handle.db, bucket, 5);
+    assert.deepEqual([taken.allowed, taken.remaining], [true, 1]);
+    assert.equal(taken.reset, second + 1, 'reset: when the oldest counted second leaves');
+
+    // One second further back, the old second has left the window: only the newer call counts.
+    await sql`update rate_limit_seconds set second = second - interval '1 second'
+               where bucket = ${bucket} and second < ${new Date((second - 1000) * 1000)}`.execute(handle.db);
+    assert.equal((await peekToken(handle.db, bucket, 5)).remaining, 4, 'expired with its second');
+    const again = await takeToken(handle.db, bucket, 5);
+    assert.deepEqual([again.allowed, again.remaining], [true, 3]);
+    assert.equal(await hits(bucket), 2, 'the expired second was deleted by the take');
+    const stored = await handle.db
+      .selectFrom('rate_limit_buckets')
+      .select('hits')
+      .where('bucket', '=', bucket)
+      .executeTakeFirstOrThrow();
+    assert.equal(stored.hits, 2, 'and the running total lost its three calls');
+  });
+
+  it('stays exact under concurrent batches over two pools across second boundaries', async () => {
+    const limit = 37;
+    const { key } = await createAccount(handle.db, {
+      email: 'seconds-exact@example.com',
+      variant: 'A',
+      tier: 'agent',
+      rateLimit: limit,
+    });
+    const h = hashKey(key.key);
+    const pools = [createDb(db.url, { max: 5 }), createDb(db.url, { max: 5 })];
+    try {
+      // 40 batches of 1 to 5 calls (120 calls), started over about 1.5 seconds.
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, async (_, i) => {
+          await new Promise((r) => setTimeout(r, (i * 37) % 1500));
+          const { rows } = await sql<{ allowed: boolean; remaining: number }>`
+            select allowed, remaining from ${admitKeys(Array<Buffer>((i % 5) + 1).fill(h))}`.execute(
+            pools[i % 2]!.db,
+          );
+          return rows;
+        }),
+      );
+      const all = answers.flat();
+      assert.equal(all.length, 120);
+      const granted = all.filter((r) => r.allowed);
+      assert.equal(granted.length, limit, 'exactly the limit granted');
+      assert.deepEqual(
+        granted.map((r) => r.remaining).sort((a, b) => a - b),
+        Array.from({ length: limit }, (_, i) => i),
+        'each remaining count answered once',
+      );
+      assert.equal(await hits(`key:${key.id}`), limit, 'the seconds hold exactly the granted calls');
+      const stored = await handle.db
+        .selectFrom('rate_limit_buckets')
+        .select('hits')
+        .where('bucket', '=', `key:${key.id}`)
+        .executeTakeFirstOrThrow();
+      assert.equal(stored.hits, limit, 'and so does the running total');
+    } finally {
+      await Promise.all(pools.map((p) => p.close()));
     }
   });
 });

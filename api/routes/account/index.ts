@@ -13,7 +13,7 @@ export default [
     access: { kind: 'key', variants: ['A', 'B'] },
     responses: { 200: { description: 'The account', schema: AccountResponse } },
     async handler(ctx, _input, services) {
-      // Admission read the account with the key, in the same statement (sql/016).
+      // Admission read the account with the key, in the same statement (sql/016, sql/017).
       const principal = ctx.state.principal!;
       const view = principal.account ?? (await getAccountView(services.db, principal.accountId));
       if (!view) throw notFound('Account not found.');

@@ -1,4 +1,7 @@
-/** One row per rate-limit bucket: its stored hit count, and the lock its takes queue on. */
+/**
+ * One row per rate-limit bucket: its stored hit count (the sum of its rate_limit_seconds rows),
+ * and the lock its takes queue on.
+ */
 export interface RateLimitBucketsTable {
   bucket: string;
   hits: number;
