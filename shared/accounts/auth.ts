@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import type pg from 'pg';
 import { Batcher } from '../db/batcher.ts';
 import type { Database } from '../db/database.ts';
+import { isPgError } from '../db/errors.ts';
 import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
@@ -144,6 +146,25 @@ interface Admitted {
 const TIER_LIMITS_JSON = JSON.stringify(TIER_LIMITS);
 const ADMIT_KEYS = 'select * from admit_keys($1::bytea[], $2::jsonb, $3::interval)';
 
+/**
+ * admit_keys as a named statement: parsed and planned once per connection, then only bound and
+ * run. A migration that changes the function's result columns while this process runs leaves
+ * every connection's prepared plan refusing to run ("cached plan must not change result type",
+ * 0A000); the process then sends the statement unnamed, planned per call, until it restarts.
+ */
+let preparedAdmitKeys = true;
+async function admitKeysQuery(pool: pg.Pool, values: unknown[]): Promise<{ rows: AdmitRow[] }> {
+  if (preparedAdmitKeys) {
+    try {
+      return await pool.query<AdmitRow>({ name: 'admit_keys', text: ADMIT_KEYS, values });
+    } catch (err) {
+      if (!(isPgError(err) && err.code === '0A000')) throw err;
+      preparedAdmitKeys = false;
+    }
+  }
+  return pool.query<AdmitRow>(ADMIT_KEYS, values);
+}
+
 /** One batcher per database handle: keyed calls of this process share its statements. */
 const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | undefined>>();
 
@@ -153,9 +174,8 @@ function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefine
     const pool = poolOf(db);
     batcher = new Batcher(async (hashes) => {
       const values = [hashes, TIER_LIMITS_JSON, WINDOW];
-      // A named statement: parsed and planned once per connection, then only bound and run.
       const { rows } = pool
-        ? await pool.query<AdmitRow>({ name: 'admit_keys', text: ADMIT_KEYS, values })
+        ? await admitKeysQuery(pool, values)
         : await sql<AdmitRow>`select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
             db,
           );
