@@ -7,6 +7,7 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type IngestCounts, type IngestRequest, ingest, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
+import { foldPages } from './page-rollups.ts';
 import type { Verifier } from './verify.ts';
 
 // `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
@@ -195,6 +196,7 @@ export async function importLog(
   }
   await flush();
   for (const p of inFlight.splice(0)) await p;
+  await foldPages(db, site.id); // the file's page counts into the page and path rollups (sql/018)
   const dayNames = new Map(
     [...days].map(([d, n]) => [new Date(d * 86_400_000).toISOString().slice(0, 10), n]),
   );

@@ -7,6 +7,7 @@ import { createUrlPolicy } from '../net/url-policy.ts';
 import { classifyVisit } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
 import { aiReferral, engine } from './referrals.ts';
 import {
   CONFIDENCE,
@@ -158,7 +159,12 @@ export async function ingest(
   source: IngestSource,
   requests: IngestRequest[],
   verifier: Verifier,
-  opts: { coverageSource?: string; coverage?: boolean } = {},
+  opts: {
+    coverageSource?: string;
+    coverage?: boolean;
+    /** Events this process stores for a site before it folds the site's pending page counts. */
+    foldAfter?: number;
+  } = {},
 ): Promise<IngestCounts> {
   const counts: IngestCounts = {
     received: requests.length,
@@ -302,20 +308,12 @@ export async function ingest(
         on conflict (site_id, hour, platform, agent, type, verification) do update set
           visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
           first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-      ), pages as (
-        insert into agent_page_rollups as p (site_id, day, path, platform, visits, errors, not_found)
+      ), pending as (
+        -- Page and path rollups: appended here, folded in bulk by agent_fold_pages (sql/018).
+        insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)
         select ${site.id}::bigint, (time at time zone 'UTC')::date, path, platform,
           count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
-        from ins group by 2, 3, 4 order by 2, 3, 4
-        on conflict (site_id, day, path, platform) do update set
-          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
-      ), paths as (
-        insert into agent_path_rollups as p (site_id, day, path, visits, errors, not_found)
-        select ${site.id}::bigint, (time at time zone 'UTC')::date, path,
-          count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
-        from ins group by 2, 3 order by 2, 3
-        on conflict (site_id, day, path) do update set
-          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
+        from ins group by 2, 3, 4
       )
       select count(*)::int as inserted from ins`;
     let skipDuplicates = sitesWithDuplicates.has(site.id);
@@ -343,6 +341,7 @@ export async function ingest(
     counts.duplicates = agents.length - counts.stored;
     if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
     else sitesWithDuplicates.delete(site.id);
+    if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
   }
 
   if (referrals.length) {

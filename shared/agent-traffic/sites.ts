@@ -120,6 +120,7 @@ export async function removeSite(
       'agent_rollups',
       'agent_page_rollups',
       'agent_path_rollups',
+      'agent_page_pending',
       'ai_referrals',
       'ai_referral_rollups',
       'agent_coverage',
