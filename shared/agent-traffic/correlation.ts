@@ -47,6 +47,11 @@ export async function agentCorrelation(db: Kysely<Database>, scannedUrl: string)
   } catch {
     return null;
   }
+  // The site's pending page counts first (sql/018), so the visits below include them.
+  await sql`
+    select agent_fold_pages(id, true) from (
+      select id from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1
+    ) s`.execute(db);
   const { rows } = await sql<{ score: number; visits: string }>`
     with site as (
       select id, url from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1

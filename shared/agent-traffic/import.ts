@@ -1,12 +1,13 @@
 import { createReadStream, statSync } from 'node:fs';
-import readline from 'node:readline';
 import { Readable } from 'node:stream';
+import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type IngestCounts, type IngestRequest, ingest, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
+import { foldPages } from './page-rollups.ts';
 import type { Verifier } from './verify.ts';
 
 // `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
@@ -45,10 +46,57 @@ export interface ImportOptions {
   progressEveryMs?: number;
 }
 
+/**
+ * The lines of a byte stream, split as readline splits them with crlfDelay Infinity (a line ends
+ * at \r\n, \n or \r; a last line without an end is a line), handed out a chunk's lines at a
+ * time: readline's event and promise per line cost about a quarter more CPU (2.4 against 1.9 µs a
+ * line reading the bench's log; the same lines, also for chunks cut inside \r\n or a character).
+ */
+export async function* lineChunks(bytes: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  let sawCr = false; // the text so far ended with \r: a \n that starts the next is part of it
+  const split = (text: string, out: string[]) => {
+    const s = rest + (sawCr && text.charCodeAt(0) === 10 ? text.slice(1) : text);
+    sawCr = false;
+    let start = 0;
+    let nl = s.indexOf('\n');
+    let cr = s.indexOf('\r');
+    for (;;) {
+      if (nl !== -1 && nl < start) nl = s.indexOf('\n', start);
+      if (cr !== -1 && cr < start) cr = s.indexOf('\r', start);
+      if (cr !== -1 && (nl === -1 || cr < nl)) {
+        out.push(s.slice(start, cr));
+        if (cr + 1 < s.length) start = s.charCodeAt(cr + 1) === 10 ? cr + 2 : cr + 1;
+        else {
+          start = cr + 1;
+          sawCr = true;
+        }
+      } else if (nl !== -1) {
+        out.push(s.slice(start, nl));
+        start = nl + 1;
+      } else break;
+    }
+    rest = s.slice(start);
+  };
+  for await (const chunk of bytes) {
+    const text = typeof chunk === 'string' ? chunk : decoder.write(chunk);
+    if (text.length === 0) continue;
+    const out: string[] = [];
+    split(text, out);
+    if (out.length) yield out;
+  }
+  const out: string[] = [];
+  const tail = decoder.end();
+  if (tail) split(tail, out);
+  if (rest.length) out.push(rest);
+  if (out.length) yield out;
+}
+
 /** A file path or '-' (stdin) as a byte stream, un-gzipped when it starts with gzip's magic bytes. */
 export async function openLog(
   file: string,
-): Promise<{ lines: AsyncIterable<string>; totalBytes: number | null; bytesRead: () => number }> {
+): Promise<{ lines: AsyncIterable<string[]>; totalBytes: number | null; bytesRead: () => number }> {
   const raw = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   const totalBytes = file === '-' ? null : statSync(file).size;
   let read = 0;
@@ -72,7 +120,7 @@ export async function openLog(
   const gz = !head.done && head.value[0] === 0x1f && head.value[1] === 0x8b;
   const text = gz ? body.pipe(createGunzip()) : body;
   return {
-    lines: readline.createInterface({ input: text, crlfDelay: Number.POSITIVE_INFINITY }),
+    lines: lineChunks(text),
     totalBytes,
     bytesRead: () => read,
   };
@@ -158,35 +206,36 @@ export async function importLog(
   };
 
   let lineNo = 0;
-  for await (const line of lines) {
-    lineNo++;
-    summary.lines++;
-    if (!parser) {
-      pendingDetect.push(line);
-      if (pendingDetect.length < 20) continue;
-      summary.format = detectFormat(pendingDetect);
-      if (!summary.format) throw new Error('could not detect the log format; pass --format');
-      parser = parserFor(summary.format);
-      for (const [i, l] of pendingDetect.entries())
-        if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
-      pendingDetect.length = 0;
-      continue;
+  for await (const chunk of lines)
+    for (const line of chunk) {
+      lineNo++;
+      summary.lines++;
+      if (!parser) {
+        pendingDetect.push(line);
+        if (pendingDetect.length < 20) continue;
+        summary.format = detectFormat(pendingDetect);
+        if (!summary.format) throw new Error('could not detect the log format; pass --format');
+        parser = parserFor(summary.format);
+        for (const [i, l] of pendingDetect.entries())
+          if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
+        pendingDetect.length = 0;
+        continue;
+      }
+      if (handle(line, lineNo)) await flush();
+      if (
+        opts.onProgress &&
+        (summary.lines & 1023) === 0 &&
+        Date.now() - lastProgress >= (opts.progressEveryMs ?? 500)
+      ) {
+        lastProgress = Date.now();
+        opts.onProgress({
+          lines: summary.lines,
+          bytesRead: bytesRead(),
+          totalBytes,
+          elapsedMs: lastProgress - started,
+        });
+      }
     }
-    if (handle(line, lineNo)) await flush();
-    if (
-      opts.onProgress &&
-      (summary.lines & 1023) === 0 &&
-      Date.now() - lastProgress >= (opts.progressEveryMs ?? 500)
-    ) {
-      lastProgress = Date.now();
-      opts.onProgress({
-        lines: summary.lines,
-        bytesRead: bytesRead(),
-        totalBytes,
-        elapsedMs: lastProgress - started,
-      });
-    }
-  }
   if (!parser && pendingDetect.length) {
     summary.format = detectFormat(pendingDetect);
     if (!summary.format) throw new Error('could not detect the log format; pass --format');
@@ -195,6 +244,7 @@ export async function importLog(
   }
   await flush();
   for (const p of inFlight.splice(0)) await p;
+  await foldPages(db, site.id); // the file's page counts into the page and path rollups (sql/018)
   const dayNames = new Map(
     [...days].map(([d, n]) => [new Date(d * 86_400_000).toISOString().slice(0, 10), n]),
   );

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryResult, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
@@ -7,6 +7,7 @@ import { createUrlPolicy } from '../net/url-policy.ts';
 import { classifyVisit } from './classify.ts';
 import { agentIpRanges } from './ip-data.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
 import { aiReferral, engine } from './referrals.ts';
 import {
   CONFIDENCE,
@@ -132,6 +133,10 @@ async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<vo
   await Promise.all(waits);
 }
 
+// Sites whose last batch in this process held requests already stored (a re-import, a retried
+// batch): their next batch is inserted with ON CONFLICT DO NOTHING at once.
+const sitesWithDuplicates = new Set<string>();
+
 const stripQuery = (p: string) => {
   const q = p.indexOf('?');
   const path = (q >= 0 ? p.slice(0, q) : p) || '/';
@@ -154,7 +159,12 @@ export async function ingest(
   source: IngestSource,
   requests: IngestRequest[],
   verifier: Verifier,
-  opts: { coverageSource?: string; coverage?: boolean } = {},
+  opts: {
+    coverageSource?: string;
+    coverage?: boolean;
+    /** Events this process stores for a site before it folds the site's pending page counts. */
+    foldAfter?: number;
+  } = {},
 ): Promise<IngestCounts> {
   const counts: IngestCounts = {
     received: requests.length,
@@ -259,7 +269,14 @@ export async function ingest(
   if (agents.length) {
     const times = agents.map((a) => a.req.time);
     await ensurePartitions(db, times);
-    const insert = () =>
+    // A plain INSERT costs Postgres about half of what ON CONFLICT DO NOTHING does (no
+    // speculative-insertion lock and confirmation record per row: 7.5 against 12-17 µs an event,
+    // EXPLAIN ANALYZE on 1,000-event batches). A batch that holds a request already stored fails
+    // whole with 23505 (nothing of it stays) and is sent again with ON CONFLICT DO NOTHING, which
+    // skips the duplicates exactly as before; a site whose last batch had duplicates (a
+    // re-import) goes straight to that form until a batch stores everything again.
+    const onConflict = (skipDuplicates: boolean) => (skipDuplicates ? sql`on conflict do nothing` : sql``);
+    const insert = (skipDuplicates: boolean) =>
       sql<{ inserted: number }>`
       with input as (
         select * from unnest(
@@ -281,7 +298,7 @@ export async function ingest(
         select ${site.id}::bigint, time, hash, ${source}, method, path, status, ip, user_agent, platform, agent, type, verification, confidence
         from input
         order by time, hash -- one lock order for concurrent batches that share requests: no deadlock
-        on conflict do nothing
+        ${onConflict(skipDuplicates)}
         returning time, path, status, platform, agent, type, verification
       ), hourly as (
         insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
@@ -291,35 +308,40 @@ export async function ingest(
         on conflict (site_id, hour, platform, agent, type, verification) do update set
           visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
           first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-      ), pages as (
-        insert into agent_page_rollups as p (site_id, day, path, platform, visits, errors, not_found)
+      ), pending as (
+        -- Page and path rollups: appended here, folded in bulk by agent_fold_pages (sql/018).
+        insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)
         select ${site.id}::bigint, (time at time zone 'UTC')::date, path, platform,
           count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
-        from ins group by 2, 3, 4 order by 2, 3, 4
-        on conflict (site_id, day, path, platform) do update set
-          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
-      ), paths as (
-        insert into agent_path_rollups as p (site_id, day, path, visits, errors, not_found)
-        select ${site.id}::bigint, (time at time zone 'UTC')::date, path,
-          count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
-        from ins group by 2, 3 order by 2, 3
-        on conflict (site_id, day, path) do update set
-          visits = p.visits + excluded.visits, errors = p.errors + excluded.errors, not_found = p.not_found + excluded.not_found
+        from ins group by 2, 3, 4
       )
-      select count(*)::int as inserted from ins`.execute(db);
-    let result: Awaited<ReturnType<typeof insert>>;
-    try {
-      result = await insert();
-    } catch (err) {
-      // A month partition dropped by retention since this process made it: make it again, once.
-      if ((err as { code?: string }).code !== '23514') throw err;
-      partitionsMade.delete(db);
-      await ensurePartitions(db, times);
-      result = await insert();
+      select count(*)::int as inserted from ins`;
+    let skipDuplicates = sitesWithDuplicates.has(site.id);
+    let result: QueryResult<{ inserted: number }>;
+    let remade = false;
+    for (;;) {
+      try {
+        result = await insert(skipDuplicates).execute(db);
+        break;
+      } catch (err) {
+        const code = (err as { code?: string }).code;
+        if (code === '23505' && !skipDuplicates) {
+          skipDuplicates = true;
+          continue;
+        }
+        // A month partition dropped by retention since this process made it: make it again, once.
+        if (code !== '23514' || remade) throw err;
+        remade = true;
+        partitionsMade.delete(db);
+        await ensurePartitions(db, times);
+      }
     }
     const { rows } = result;
     counts.stored = rows[0]?.inserted ?? 0;
     counts.duplicates = agents.length - counts.stored;
+    if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
+    else sitesWithDuplicates.delete(site.id);
+    if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
   }
 
   if (referrals.length) {

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { isAllowed } from '../scan/parsers/robots-txt.ts';
+import { foldPages } from './page-rollups.ts';
 import { citabilityOf, pageUrl, siteStats, type Window } from './stats.ts';
 
 // Prioritised recommendations from a site's agent traffic, each with its evidence and a fix.
@@ -35,6 +36,7 @@ async function latestRobots(db: Kysely<Database>, site: AgentSite): Promise<stri
 
 export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Window) {
   const since = w.since.toISOString();
+  await foldPages(db, site.id); // the 404 and llms.txt insights read agent_path_rollups
   const [answerErrors, spoofed, notFound, llms, robots, stats] = await Promise.all([
     sql<{ platform: string; agent: string; type: string; visits: string; errors: string }>`
       select platform, agent, type, sum(visits)::bigint as visits, sum(errors)::bigint as errors

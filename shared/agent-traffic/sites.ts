@@ -117,6 +117,9 @@ export async function removeSite(
   await db.transaction().execute(async (trx) => {
     for (const table of [
       'agent_events',
+      // Pending page counts before the rollups: a fold under way holds them, so this waits for it
+      // and the deletes below then see what it folded.
+      'agent_page_pending',
       'agent_rollups',
       'agent_page_rollups',
       'agent_path_rollups',

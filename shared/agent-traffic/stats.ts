@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { badRequest } from '../errors.ts';
+import { foldPages } from './page-rollups.ts';
 
 // What the statistics endpoints read. Everything but /events comes from the rollups, so a site
 // with tens of millions of events answers as fast as a small one. Visits count what the user
@@ -33,6 +34,7 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
+  await foldPages(db, site.id); // top pages read agent_path_rollups
   const [byPlatformType, pages, referrals, daily, dailyRefs, coverage] = await Promise.all([
     sql<{ platform: string; type: string; verification: Verification; visits: string }>`
       select platform, type, verification, sum(visits)::bigint as visits from agent_rollups
@@ -296,6 +298,7 @@ export async function citabilityOf(db: Kysely<Database>, urls: string[]) {
 }
 
 export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window, limit: number) {
+  await foldPages(db, site.id);
   // Rank on the per-path table, then split only the ranked pages by platform.
   const { rows } = await sql<{
     path: string;

@@ -57,6 +57,8 @@ export interface Database {
   agent_events: AgentEventsTable;
   agent_rollups: AgentRollupsTable;
   agent_page_rollups: AgentPageRollupsTable;
+  /** Page counts appended by ingest batches, not yet folded into the two tables around it (sql/018). */
+  agent_page_pending: AgentPageRollupsTable;
   agent_path_rollups: AgentPathRollupsTable;
   ai_referrals: AiReferralsTable;
   ai_referral_rollups: AiReferralRollupsTable;

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
+import { foldPages } from '../../shared/agent-traffic/page-rollups.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
@@ -158,6 +159,7 @@ describe('POST /api/v1/collect', () => {
       rollups.reduce((n, r) => n + Number(r.visits), 0),
       4,
     );
+    await foldPages(t.handle.db, site.id); // the page counts are folded in bulk (sql/018)
     const pages = await t.handle.db
       .selectFrom('agent_page_rollups')
       .selectAll()
@@ -187,6 +189,57 @@ describe('POST /api/v1/collect', () => {
       rollups2.reduce((n, r) => n + Number(r.visits), 0),
       4,
     );
+  });
+
+  it('stores only the new requests of a batch that overlaps stored ones, also when overlapping batches arrive together', async () => {
+    // The insert is tried without ON CONFLICT first and sent again with it when the batch holds a
+    // stored request: whichever form runs, each request is stored once and rolled up once.
+    const key = await t.newKey('B', 'intelligence');
+    const { site, ingestToken } = await newSite(key);
+    const base = Date.now() - 600_000;
+    const bot = (n: number) =>
+      item({
+        user_agent: GPTBOT,
+        ip: gptbotIp(),
+        path: `/p${n}`,
+        time: new Date(base + n * 1000).toISOString(),
+      });
+    const post = (ns: number[]) =>
+      call(t.url, '/api/v1/collect', {
+        method: 'POST',
+        key: ingestToken,
+        body: { site: site.tracking_id, requests: ns.map(bot) },
+      });
+    const first = await post([1, 2, 3]);
+    assert.deepEqual([first.body.stored, first.body.duplicates], [3, 0]);
+    const overlap = await post([2, 3, 4, 5]);
+    assert.deepEqual([overlap.body.stored, overlap.body.duplicates], [2, 2]);
+    const fresh = await post([6]); // after a batch with duplicates: the ON CONFLICT form at once
+    assert.deepEqual([fresh.body.stored, fresh.body.duplicates], [1, 0]);
+    const together = await Promise.all([post([7, 8, 9]), post([8, 9, 10]), post([9, 10, 11])]);
+    assert.equal(
+      together.reduce((n, r) => n + r.body.stored, 0),
+      5,
+      'requests 7 to 11, each stored by one of the three batches',
+    );
+    assert.equal(
+      together.reduce((n, r) => n + r.body.duplicates, 0),
+      4,
+    );
+    const rows = await events(site.id);
+    assert.deepEqual(
+      rows.map((r) => r.path),
+      Array.from({ length: 11 }, (_, i) => `/p${i + 1}`),
+    );
+    const sum = async (table: 'agent_rollups' | 'agent_page_rollups' | 'agent_path_rollups') =>
+      (await t.handle.db.selectFrom(table).select('visits').where('site_id', '=', site.id).execute()).reduce(
+        (n, r) => n + Number(r.visits),
+        0,
+      );
+    await foldPages(t.handle.db, site.id);
+    assert.equal(await sum('agent_rollups'), 11);
+    assert.equal(await sum('agent_page_rollups'), 11);
+    assert.equal(await sum('agent_path_rollups'), 11);
   });
 
   it('refuses a batch with bad items whole (400 naming each bad index) and stores nothing', async () => {

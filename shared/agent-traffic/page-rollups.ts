@@ -1,0 +1,44 @@
+import { type Kysely, sql } from 'kysely';
+import type { Database } from '../db/database.ts';
+
+// Page and path rollups (sql/018). Each batch appends its counts per day, path and platform to
+// agent_page_pending in the transaction that stores its events; agent_fold_pages moves them into
+// agent_page_rollups and agent_path_rollups. Upserting both rollups in every batch cost Postgres
+// about as much as storing the events (one upsert per distinct path of the batch, twice): a fold
+// upserts each path once for many batches. A process folds a site in the background once it has
+// stored FOLD_AFTER of the site's events or a minute after its first unfolded batch (checked at
+// the site's next batch; skipped when a fold of the site is under way elsewhere), and every
+// reader of the two tables folds the site first (foldPages), waiting for a fold under way, so what
+// it reads includes every acknowledged event.
+export const FOLD_AFTER = 50_000;
+const FOLD_EVERY_MS = 60_000;
+const unfolded = new Map<string, { stored: number; since: number }>();
+const folding = new Set<string>();
+
+export function foldInBackground(db: Kysely<Database>, siteId: string, stored: number, after: number): void {
+  const now = Date.now();
+  let u = unfolded.get(siteId);
+  if (!u) {
+    u = { stored: 0, since: now };
+    unfolded.set(siteId, u);
+  }
+  u.stored += stored;
+  if (folding.has(siteId) || (u.stored < after && now - u.since < FOLD_EVERY_MS)) return;
+  unfolded.delete(siteId);
+  folding.add(siteId);
+  // Nothing is lost if this fails (a database restart): the counts stay pending until the next
+  // fold, and a reader's fold reports its own failure.
+  sql`select agent_fold_pages(${siteId}::bigint, false)`
+    .execute(db)
+    .catch(() => {})
+    .finally(() => folding.delete(siteId));
+}
+
+/**
+ * Folds the site's pending page counts into agent_page_rollups and agent_path_rollups, waiting
+ * for a fold of the site under way. Call it before reading either table: afterwards they hold
+ * every event acknowledged before the call.
+ */
+export async function foldPages(db: Kysely<Database>, siteId: string): Promise<void> {
+  await sql`select agent_fold_pages(${siteId}::bigint, true)`.execute(db);
+}
