@@ -14,24 +14,16 @@ export interface Migration {
   file: string;
 }
 
-// Numbers handed to a branch not merged yet: the only gaps allowed. A database migrated before
-// the number lands applies it afterwards (applied ids are recorded, not a high-water mark). Remove
-// a number once its file is here.
-const RESERVED = new Set([17]);
-
-/** The explicit, ordered list: sql/NNN_name.sql, numbered without gaps (but RESERVED). */
+/** The explicit, ordered list: sql/NNN_name.sql, numbered without gaps. */
 export function listMigrations(dir = SQL_DIR): Migration[] {
   const list = fs
     .readdirSync(dir)
     .filter((f) => /^\d{3}_[a-z0-9_]+\.sql$/.test(f))
     .sort()
     .map((f) => ({ id: Number(f.slice(0, 3)), name: f.slice(4, -4), file: path.join(dir, f) }));
-  let expected = 1;
-  for (const m of list) {
-    while (m.id !== expected && RESERVED.has(expected)) expected++;
-    if (m.id !== expected) throw new Error(`migration numbering gap at ${path.basename(m.file)}`);
-    expected++;
-  }
+  list.forEach((m, i) => {
+    if (m.id !== i + 1) throw new Error(`migration numbering gap at ${path.basename(m.file)}`);
+  });
   return list;
 }
 
