@@ -9,6 +9,10 @@ export const DEAD_AFTER_SECONDS = 30;
 export class Heartbeat {
   private ids = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
+  // Beats still at the database: stop() waits for them, or one landing after its delete would
+  // leave a row behind (a worker created just before shutdown beats once at once).
+  private readonly beating = new Set<Promise<unknown>>();
   private readonly process = `${os.hostname()}:${process.pid}`;
 
   constructor(private readonly db: Kysely<Database>) {}
@@ -31,19 +35,27 @@ export class Heartbeat {
   }
 
   private async beat(): Promise<void> {
-    if (this.ids.size === 0) return;
+    if (this.stopped || this.ids.size === 0) return;
     const rows = [...this.ids].map((worker_id) => ({ worker_id, process: this.process }));
-    await this.db
+    const write = this.db
       .insertInto('worker_heartbeats')
       .values(rows)
       .onConflict((oc) => oc.column('worker_id').doUpdateSet({ last_seen: sql`now()` }))
       .execute();
+    this.beating.add(write);
+    try {
+      await write;
+    } finally {
+      this.beating.delete(write);
+    }
   }
 
   /** A clean stop removes our rows, so nobody mistakes us for dead (or alive). */
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+    await Promise.allSettled([...this.beating]);
     if (this.ids.size === 0) return;
     await this.db
       .deleteFrom('worker_heartbeats')
