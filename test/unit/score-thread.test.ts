@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
 import { closeScoreThread, scoreInThread } from '../../shared/scan/score-thread.ts';
 import { SCORING_NICE } from '../../shared/scan/score-worker.ts';
+import { threadNice } from '../../worker/browser/processes.ts';
 import {
   gatherError,
   html,
@@ -68,13 +69,7 @@ describe('scoring thread', () => {
   });
 });
 
-/** This process's threads by id, with their nice values (field 19 of /proc/self/task/<tid>/stat). */
-function threadNices(): Map<number, number> {
-  const out = new Map<number, number>();
-  for (const tid of readdirSync('/proc/self/task')) {
-    const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-    // Fields after "(comm)": state is field 3, so nice (19) is the 17th of them.
-    out.set(Number(tid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-  }
-  return out;
+/** This process's threads by id, with their nice values. */
+function threadNices(): Map<number, number | null> {
+  return new Map(readdirSync('/proc/self/task').map((tid) => [Number(tid), threadNice('self', Number(tid))]));
 }

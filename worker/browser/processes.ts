@@ -126,42 +126,41 @@ export const BACKGROUND_NICE = 10;
  * (renderers forked by the zygote, a child's new threads) inherit the value from their maker.
  */
 export async function lowerPriority(pgids: ReadonlySet<number>, nice = BACKGROUND_NICE): Promise<void> {
-  for (const pid of await groupPids(pgids)) {
-    let tids: string[];
+  for (const { tid } of await groupThreads(pgids)) {
     try {
-      tids = readdirSync(`/proc/${pid}/task`);
+      setPriority(tid, nice);
     } catch {
-      continue; // exited
+      // exited, or not ours to change: it keeps its priority
     }
-    for (const tid of tids) {
-      try {
-        setPriority(Number(tid), nice);
-      } catch {
-        // exited, or not ours to change: it keeps its priority
-      }
+  }
+}
+
+/** Every thread of the groups' live processes, by /proc/<pid>/task. */
+async function groupThreads(pgids: ReadonlySet<number>): Promise<{ pid: number; tid: number }[]> {
+  const out: { pid: number; tid: number }[] = [];
+  for (const pid of await groupPids(pgids)) {
+    try {
+      for (const tid of readdirSync(`/proc/${pid}/task`)) out.push({ pid, tid: Number(tid) });
+    } catch {
+      // exited
     }
+  }
+  return out;
+}
+
+/** A thread's nice value from its /proc/<pid>/task/<tid>/stat (field 19), or null once it has exited. */
+export function threadNice(pid: number | 'self', tid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    // Fields after "(comm)" start at the state (field 3): nice (field 19) is the 17th.
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  } catch {
+    return null;
   }
 }
 
 /** The nice value of every thread of the groups' processes (for tests and benchmarks). */
 export async function groupThreadNices(pgids: ReadonlySet<number>): Promise<number[]> {
-  const out: number[] = [];
-  for (const pid of await groupPids(pgids)) {
-    let tids: string[];
-    try {
-      tids = readdirSync(`/proc/${pid}/task`);
-    } catch {
-      continue; // exited
-    }
-    for (const tid of tids) {
-      try {
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        // Fields after "(comm)" start at the state (field 3): nice (field 19) is the 17th.
-        out.push(Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]));
-      } catch {
-        // exited
-      }
-    }
-  }
-  return out;
+  const nices = (await groupThreads(pgids)).map(({ pid, tid }) => threadNice(pid, tid));
+  return nices.filter((n) => n !== null);
 }
