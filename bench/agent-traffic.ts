@@ -127,7 +127,13 @@ async function bigSite(ctx: BenchContext, accountId: string) {
     select site_id, day, path, sum(visits), sum(errors), sum(not_found) from agent_page_rollups where site_id = ${site.id} group by 1, 2, 3`.execute(
     ctx.db,
   );
+  await sql`
+    insert into agent_path_blocks (site_id, block, path, visits, errors, not_found)
+    select site_id, agent_day_block(day), path, sum(visits), sum(errors), sum(not_found) from agent_path_rollups where site_id = ${site.id} group by 1, 2, 3`.execute(
+    ctx.db,
+  );
   await sql`analyze agent_path_rollups`.execute(ctx.db);
+  await sql`analyze agent_path_blocks`.execute(ctx.db);
   await sql`analyze agent_events`.execute(ctx.db);
   await sql`analyze agent_rollups`.execute(ctx.db);
   await sql`analyze agent_page_rollups`.execute(ctx.db);

@@ -56,8 +56,7 @@ export async function agentCorrelation(db: Kysely<Database>, scannedUrl: string)
     with site as (
       select id, url from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1
     ), visits as (
-      select p.path, sum(p.visits)::bigint as visits from agent_path_rollups p, site
-      where p.site_id = site.id and p.day >= (now() - interval '90 days')::date group by p.path
+      select t.path, t.visits from site, agent_path_totals(site.id, (now() - interval '90 days')::date) t
     ), scored as (
       select distinct on (url) url, (results -> 'agent-readability' ->> 'overallScore')::int as score
       from scans where url like ${`${origin}/%`} and status = 'done' and results ? 'agent-readability'

@@ -36,7 +36,7 @@ async function latestRobots(db: Kysely<Database>, site: AgentSite): Promise<stri
 
 export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Window) {
   const since = w.since.toISOString();
-  await foldPages(db, site.id); // the 404 and llms.txt insights read agent_path_rollups
+  await foldPages(db, site.id); // the 404 and llms.txt insights read agent_path_totals
   const [answerErrors, spoofed, notFound, llms, robots, stats] = await Promise.all([
     sql<{ platform: string; agent: string; type: string; visits: string; errors: string }>`
       select platform, agent, type, sum(visits)::bigint as visits, sum(errors)::bigint as errors
@@ -51,13 +51,11 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
             order by time desc limit 10000) s
       group by 1, 2 order by visits desc`.execute(db),
     sql<{ path: string; not_found: string }>`
-      select path, sum(not_found)::bigint as not_found from agent_path_rollups
-      where site_id = ${site.id} and day >= (${since}::timestamptz at time zone 'UTC')::date
-      group by path having sum(not_found) > 0 order by not_found desc, path limit 10`.execute(db),
+      select path, not_found from agent_path_totals(${site.id}, (${since}::timestamptz at time zone 'UTC')::date)
+      where not_found > 0 order by not_found desc, path limit 10`.execute(db),
     sql<{ visits: string; not_found: string }>`
       select coalesce(sum(visits), 0)::bigint as visits, coalesce(sum(not_found), 0)::bigint as not_found
-      from agent_path_rollups
-      where site_id = ${site.id} and day >= (${since}::timestamptz at time zone 'UTC')::date and path = '/llms.txt'`.execute(
+      from agent_path_totals(${site.id}, (${since}::timestamptz at time zone 'UTC')::date) where path = '/llms.txt'`.execute(
       db,
     ),
     latestRobots(db, site),

@@ -3,13 +3,13 @@ import type { Database } from '../db/database.ts';
 
 // Page and path rollups (sql/018). Each batch appends its counts per day, path and platform to
 // agent_page_pending in the transaction that stores its events; agent_fold_pages moves them into
-// agent_page_rollups and agent_path_rollups. Upserting both rollups in every batch cost Postgres
-// about as much as storing the events (one upsert per distinct path of the batch, twice): a fold
-// upserts each path once for many batches. A process folds a site in the background once it has
-// stored FOLD_AFTER of the site's events or a minute after its first unfolded batch (checked at
-// the site's next batch; skipped when a fold of the site is under way elsewhere), and every
-// reader of the two tables folds the site first (foldPages), waiting for a fold under way, so what
-// it reads includes every acknowledged event.
+// agent_page_rollups, agent_path_rollups and agent_path_blocks (sql/019). Upserting the rollups
+// in every batch cost Postgres about as much as storing the events (one upsert per distinct path
+// of the batch, twice): a fold upserts each path once for many batches. A process folds a site in
+// the background once it has stored FOLD_AFTER of the site's events or a minute after its first
+// unfolded batch (checked at the site's next batch; skipped when a fold of the site is under way
+// elsewhere), and every reader of those tables folds the site first (foldPages), waiting for a
+// fold under way, so what it reads includes every acknowledged event.
 export const FOLD_AFTER = 50_000;
 const FOLD_EVERY_MS = 60_000;
 const unfolded = new Map<string, { stored: number; since: number }>();
@@ -35,8 +35,8 @@ export function foldInBackground(db: Kysely<Database>, siteId: string, stored: n
 }
 
 /**
- * Folds the site's pending page counts into agent_page_rollups and agent_path_rollups, waiting
- * for a fold of the site under way. Call it before reading either table: afterwards they hold
+ * Folds the site's pending page counts into the page and path rollups, waiting for a fold of
+ * the site under way. Call it before reading them: afterwards they hold
  * every event acknowledged before the call.
  */
 export async function foldPages(db: Kysely<Database>, siteId: string): Promise<void> {

@@ -123,6 +123,7 @@ export async function removeSite(
       'agent_rollups',
       'agent_page_rollups',
       'agent_path_rollups',
+      'agent_path_blocks',
       'ai_referrals',
       'ai_referral_rollups',
       'agent_coverage',

@@ -34,25 +34,22 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
-  await foldPages(db, site.id); // top pages read agent_path_rollups
-  const [byPlatformType, pages, referrals, daily, dailyRefs, coverage] = await Promise.all([
-    sql<{ platform: string; type: string; verification: Verification; visits: string }>`
-      select platform, type, verification, sum(visits)::bigint as visits from agent_rollups
-      where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
-      group by 1, 2, 3`.execute(db),
+  await foldPages(db, site.id); // top pages read agent_path_totals (sql/019)
+  // One pass over the hourly rollups serves the platform/type/verification totals and the daily
+  // trend (two queries over the same rows before).
+  const [byDay, pages, referrals, dailyRefs, coverage] = await Promise.all([
+    sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
+      select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, platform, type, verification,
+        sum(visits)::bigint as visits
+      from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
+      group by 1, 2, 3, 4`.execute(db),
     sql<{ path: string; visits: string }>`
-      select path, sum(visits)::bigint as visits from agent_path_rollups
-      where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
-      group by path order by visits desc, path limit 10`.execute(db),
+      select path, visits from agent_path_totals(${site.id}, (${w.since}::timestamptz at time zone 'UTC')::date)
+      order by visits desc, path limit 10`.execute(db),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
       where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
       group by platform order by visits desc`.execute(db),
-    sql<{ day: string; visits: string; verified: string }>`
-      select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, sum(visits)::bigint as visits,
-        coalesce(sum(visits) filter (where verification in ('signature', 'ip', 'rdns')), 0)::bigint as verified
-      from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
-      group by 1`.execute(db),
     sql<{ day: string; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, sum(visits)::bigint as visits from ai_referral_rollups
       where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date group by 1`.execute(
@@ -69,10 +66,16 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   const types = new Map<string, number>();
   const mix = emptyMix();
   let total = 0;
-  for (const r of byPlatformType.rows) {
+  const visitsByDay = new Map<string, { visits: number; verified: number }>();
+  for (const r of byDay.rows) {
     const n = Number(r.visits);
     total += n;
     mix[r.verification] += n;
+    const d = visitsByDay.get(r.day) ?? { visits: 0, verified: 0 };
+    d.visits += n;
+    if (r.verification === 'signature' || r.verification === 'ip' || r.verification === 'rdns')
+      d.verified += n;
+    visitsByDay.set(r.day, d);
     const p = platforms.get(r.platform) ?? { visits: 0, mix: emptyMix() };
     p.visits += n;
     p.mix[r.verification] += n;
@@ -83,7 +86,6 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   const refTotal = referrals.rows.reduce((n, r) => n + Number(r.visits), 0);
 
   // One entry per UTC day of the window; a day no source covered is a gap (null), not zero.
-  const visitsByDay = new Map(daily.rows.map((r) => [r.day, r]));
   const refsByDay = new Map(dailyRefs.rows.map((r) => [r.day, Number(r.visits)]));
   const covered = new Map(coverage.rows.map((r) => [r.day, r.sources]));
   const trend: {
@@ -102,8 +104,8 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
       date: key,
       covered: isCovered,
       sources: covered.get(key) ?? [],
-      visits: isCovered ? Number(v?.visits ?? 0) : null,
-      verified: isCovered ? Number(v?.verified ?? 0) : null,
+      visits: isCovered ? (v?.visits ?? 0) : null,
+      verified: isCovered ? (v?.verified ?? 0) : null,
       aiReferrals: isCovered ? (refsByDay.get(key) ?? 0) : null,
     });
   }
@@ -309,9 +311,8 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
     total: string;
   }>`
     with top as (
-      select path, sum(visits)::bigint as total from agent_path_rollups
-      where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
-      group by path order by total desc, path limit ${limit}
+      select path, visits as total from agent_path_totals(${site.id}, (${w.since}::timestamptz at time zone 'UTC')::date)
+      order by total desc, path limit ${limit}
     )
     select p.path, p.platform, sum(p.visits)::bigint as visits, sum(p.errors)::bigint as errors,
       sum(p.not_found)::bigint as not_found, top.total

@@ -3,6 +3,7 @@ import type {
   AgentCoverageTable,
   AgentEventsTable,
   AgentPageRollupsTable,
+  AgentPathBlocksTable,
   AgentPathRollupsTable,
   AgentRollupsTable,
   AgentSitesTable,
@@ -60,6 +61,7 @@ export interface Database {
   /** Page counts appended by ingest batches, not yet folded into the two tables around it (sql/018). */
   agent_page_pending: AgentPageRollupsTable;
   agent_path_rollups: AgentPathRollupsTable;
+  agent_path_blocks: AgentPathBlocksTable;
   ai_referrals: AiReferralsTable;
   ai_referral_rollups: AiReferralRollupsTable;
   agent_coverage: AgentCoverageTable;

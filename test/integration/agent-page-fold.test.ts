@@ -56,13 +56,18 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
   let acked = 0;
   let writing = true;
   const totals = async () => {
-    // One statement: one snapshot of both tables.
-    const r = await sql<{ pages: string | null; paths: string | null }>`
+    // One statement: one snapshot of the three tables.
+    const r = await sql<{ pages: string | null; paths: string | null; blocks: string | null }>`
       select (select sum(visits) from agent_page_rollups where site_id = ${site.id}) as pages,
-             (select sum(visits) from agent_path_rollups where site_id = ${site.id}) as paths`.execute(
+             (select sum(visits) from agent_path_rollups where site_id = ${site.id}) as paths,
+             (select sum(visits) from agent_path_blocks where site_id = ${site.id}) as blocks`.execute(
       handle.db,
     );
-    return { pages: Number(r.rows[0]!.pages ?? 0), paths: Number(r.rows[0]!.paths ?? 0) };
+    return {
+      pages: Number(r.rows[0]!.pages ?? 0),
+      paths: Number(r.rows[0]!.paths ?? 0),
+      blocks: Number(r.rows[0]!.blocks ?? 0),
+    };
   };
   const now = Date.now();
   const request = (n: number): IngestRequest => ({
@@ -100,6 +105,7 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
         await foldPages(handle.db, site.id);
         const t = await totals();
         assert.equal(t.pages, t.paths, 'page and path rollups agree');
+        assert.equal(t.blocks, t.paths, 'path rollups and their 8-day blocks agree');
         assert.ok(t.pages >= before, `read ${t.pages} visits after ${before} were acknowledged`);
         assert.ok(t.pages <= processes.length * BATCHES * SIZE);
         const pages = await sitePages(
@@ -128,7 +134,7 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
       from agent_events where site_id = ${site.id}`.execute(handle.db);
     const total = processes.length * BATCHES * SIZE;
     assert.equal(Number(events.rows[0]!.n), total);
-    assert.deepEqual(await totals(), { pages: total, paths: total });
+    assert.deepEqual(await totals(), { pages: total, paths: total, blocks: total });
     const nf = await sql<{ n: string }>`
       select sum(not_found) as n from agent_path_rollups where site_id = ${site.id}`.execute(handle.db);
     assert.equal(Number(nf.rows[0]!.n), Number(events.rows[0]!.not_found));

@@ -67,6 +67,16 @@ export interface AgentPathRollupsTable {
   not_found: string;
 }
 
+/** agent_path_rollups summed per 8-day block (block = floor(days since 1970-01-01 / 8); sql/019). */
+export interface AgentPathBlocksTable {
+  site_id: string;
+  block: number;
+  path: string;
+  visits: string;
+  errors: string;
+  not_found: string;
+}
+
 export interface AiReferralsTable {
   site_id: string;
   time: Date;
