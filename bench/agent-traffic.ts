@@ -119,6 +119,10 @@ async function bigSite(ctx: BenchContext, accountId: string) {
     select site_id, date_trunc('hour', time), platform, agent, type, verification, count(*), count(*) filter (where status >= 400), min(time), max(time)
     from agent_events where site_id = ${site.id} group by 1, 2, 3, 4, 5, 6`.execute(ctx.db);
   await sql`
+    insert into agent_daily_rollups (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
+    select site_id, (hour at time zone 'UTC')::date, platform, agent, type, verification, sum(visits), sum(errors), min(first_at), max(last_at)
+    from agent_rollups where site_id = ${site.id} group by 1, 2, 3, 4, 5, 6`.execute(ctx.db);
+  await sql`
     insert into agent_page_rollups (site_id, day, path, platform, visits, errors, not_found)
     select site_id, (time at time zone 'UTC')::date, path, platform, count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
     from agent_events where site_id = ${site.id} group by 1, 2, 3, 4`.execute(ctx.db);
@@ -136,6 +140,7 @@ async function bigSite(ctx: BenchContext, accountId: string) {
   await sql`analyze agent_path_blocks`.execute(ctx.db);
   await sql`analyze agent_events`.execute(ctx.db);
   await sql`analyze agent_rollups`.execute(ctx.db);
+  await sql`analyze agent_daily_rollups`.execute(ctx.db);
   await sql`analyze agent_page_rollups`.execute(ctx.db);
   return site;
 }

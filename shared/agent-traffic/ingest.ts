@@ -308,6 +308,14 @@ export async function ingest(
         on conflict (site_id, hour, platform, agent, type, verification) do update set
           visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
           first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
+      ), daily as (
+        insert into agent_daily_rollups as r (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
+        select ${site.id}::bigint, (time at time zone 'UTC')::date, platform, agent, type, verification,
+          count(*), count(*) filter (where status >= 400), min(time), max(time)
+        from ins group by 2, 3, 4, 5, 6 order by 2, 3, 4, 5, 6
+        on conflict (site_id, day, platform, agent, type, verification) do update set
+          visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
+          first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
       ), pending as (
         -- Page and path rollups: appended here, folded in bulk by agent_fold_pages (sql/018).
         insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)

@@ -40,9 +40,8 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
   const [answerErrors, spoofed, notFound, llms, robots, stats] = await Promise.all([
     sql<{ platform: string; agent: string; type: string; visits: string; errors: string }>`
       select platform, agent, type, sum(visits)::bigint as visits, sum(errors)::bigint as errors
-      from agent_rollups
-      where site_id = ${site.id} and hour >= date_trunc('hour', ${since}::timestamptz)
-        and type in ('search', 'browse') and verification <> 'spoofed'
+      from agent_rollup_days(${site.id}, ${since}::timestamptz)
+      where type in ('search', 'browse') and verification <> 'spoofed'
       group by 1, 2, 3 having sum(errors) > 0 order by sum(errors) desc`.execute(db),
     sql<{ platform: string; agent: string; visits: string; ips: string[] }>`
       select platform, agent, count(*)::bigint as visits, (array_agg(distinct host(ip)))[1:5] as ips

@@ -121,6 +121,7 @@ export async function removeSite(
       // and the deletes below then see what it folded.
       'agent_page_pending',
       'agent_rollups',
+      'agent_daily_rollups',
       'agent_page_rollups',
       'agent_path_rollups',
       'agent_path_blocks',

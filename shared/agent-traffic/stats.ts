@@ -35,14 +35,12 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
   await foldPages(db, site.id); // top pages read agent_path_totals (sql/019)
-  // One pass over the hourly rollups serves the platform/type/verification totals and the daily
-  // trend (two queries over the same rows before).
+  // One pass over the window's days serves the platform/type/verification totals and the daily
+  // trend.
   const [byDay, pages, referrals, dailyRefs, coverage] = await Promise.all([
     sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
-      select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, platform, type, verification,
-        sum(visits)::bigint as visits
-      from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
-      group by 1, 2, 3, 4`.execute(db),
+      select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
+      from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2, 3, 4`.execute(db),
     sql<{ path: string; visits: string }>`
       select path, visits from agent_path_totals(${site.id}, (${w.since}::timestamptz at time zone 'UTC')::date)
       order by visits desc, path limit 10`.execute(db),
@@ -231,8 +229,7 @@ export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Windo
     last_at: Date;
   }>`
     select platform, agent, type, verification, sum(visits)::bigint as visits, min(first_at) as first_at, max(last_at) as last_at
-    from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
-    group by 1, 2, 3, 4`.execute(db);
+    from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2, 3, 4`.execute(db);
   interface Acc {
     visits: number;
     first: Date;
@@ -355,14 +352,13 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
 }
 
 /**
- * Agent visits per UTC day and platform in the window, from the hourly rollups (the console's
+ * Agent visits per UTC day and platform in the window, from the rollups (the console's
  * "visits over time by platform" chart). Days without rows are absent; siteStats().daily says which
  * days are covered.
  */
 export async function siteDailyByPlatform(db: Kysely<Database>, site: AgentSite, w: Window) {
   const { rows } = await sql<{ day: string; platform: string; visits: string }>`
-    select to_char(hour at time zone 'UTC', 'YYYY-MM-DD') as day, platform, sum(visits)::bigint as visits
-    from agent_rollups where site_id = ${site.id} and hour >= date_trunc('hour', ${w.since}::timestamptz)
-    group by 1, 2 order by 1, 2`.execute(db);
+    select to_char(day, 'YYYY-MM-DD') as day, platform, sum(visits)::bigint as visits
+    from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2 order by 1, 2`.execute(db);
   return rows.map((r) => ({ date: r.day, platform: r.platform, visits: Number(r.visits) }));
 }

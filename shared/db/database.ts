@@ -1,6 +1,7 @@
 import type { AccountsTable } from './tables/accounts.ts';
 import type {
   AgentCoverageTable,
+  AgentDailyRollupsTable,
   AgentEventsTable,
   AgentPageRollupsTable,
   AgentPathBlocksTable,
@@ -57,6 +58,7 @@ export interface Database {
   agent_sites: AgentSitesTable;
   agent_events: AgentEventsTable;
   agent_rollups: AgentRollupsTable;
+  agent_daily_rollups: AgentDailyRollupsTable;
   agent_page_rollups: AgentPageRollupsTable;
   /** Page counts appended by ingest batches, not yet folded into the two tables around it (sql/018). */
   agent_page_pending: AgentPageRollupsTable;

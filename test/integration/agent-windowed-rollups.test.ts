@@ -14,9 +14,11 @@ import { sitePages, siteStats } from '../../shared/agent-traffic/stats.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-// Windowed page totals (sql/019): a window's per-path counts come from its leading days in
-// agent_path_rollups and its whole 8-day blocks in agent_path_blocks. For every start day across
-// several block boundaries they must equal the counts taken from the stored events themselves.
+// Windowed rollups. Per path (sql/019), a window's counts come from its leading days in
+// agent_path_rollups and its whole 8-day blocks in agent_path_blocks; per agent (sql/020), from
+// the hours of its first day in agent_rollups and its whole days in agent_daily_rollups. For every
+// start across several block and day boundaries they must equal the counts taken from the stored
+// events themselves.
 let database: TestDatabase;
 let handle: Db;
 before(async () => {
@@ -54,7 +56,7 @@ it('agent_day_block floors days before 1970 into negative blocks', async () => {
   assert.deepEqual(rows[0], { a: 0, b: 0, c: 1, d: -1 });
 });
 
-it('windowed path totals equal the events counted directly, for every start day', async () => {
+it('windowed path and agent totals equal the events counted directly, for every start', async () => {
   const { account } = await createAccount(handle.db, {
     email: 'blocks@example.test',
     variant: 'B',
@@ -99,6 +101,24 @@ it('windowed path totals equal the events counted directly, for every start day'
       order by path`.execute(handle.db);
     assert.deepEqual(got.rows, expected.rows, `window from ${since.toISOString().slice(0, 10)}`);
   }
+
+  // Per UTC day, platform, agent, type and verification, from a start hour on.
+  for (let start = -DAYS - 1; start <= 0; start += 3)
+    for (const hour of [0, 5, 13, 23]) {
+      const since = new Date(utcDay(start).getTime() + hour * 3600_000 + 17 * 60_000); // within the hour
+      const expected = await sql`
+        select to_char(time at time zone 'UTC', 'YYYY-MM-DD') as day, platform, agent, type, verification,
+          count(*)::bigint as visits, count(*) filter (where status >= 400)::bigint as errors,
+          min(time) as first_at, max(time) as last_at
+        from agent_events where site_id = ${site.id} and time >= date_trunc('hour', ${since.toISOString()}::timestamptz)
+        group by 1, 2, 3, 4, 5 order by 1, 2, 3, 4, 5`.execute(handle.db);
+      const got = await sql`
+        select to_char(day, 'YYYY-MM-DD') as day, platform, agent, type, verification, visits, errors, first_at, last_at
+        from agent_rollup_days(${site.id}, ${since.toISOString()}::timestamptz) order by 1, 2, 3, 4, 5`.execute(
+        handle.db,
+      );
+      assert.deepEqual(got.rows, expected.rows, `window from ${since.toISOString()}`);
+    }
 
   // The endpoints' rankings over the same totals.
   for (const start of [-7, -30, -44]) {
