@@ -42,3 +42,20 @@ export function foldInBackground(db: Kysely<Database>, siteId: string, stored: n
 export async function foldPages(db: Kysely<Database>, siteId: string): Promise<void> {
   await sql`select agent_fold_pages(${siteId}::bigint, true)`.execute(db);
 }
+
+/**
+ * Folds every site that has pending page counts (the cron task fold_agent_pages): a site that
+ * stops sending before a fold trigger fires would otherwise keep its counts pending until it is
+ * next read, and the pending table would grow with every such site. Sites being folded elsewhere
+ * are skipped (they are being emptied).
+ */
+export async function foldAllPending(db: Kysely<Database>): Promise<{ sites: number; rows: number }> {
+  const { rows: sites } = await sql<{ site_id: string }>`
+    select distinct site_id from agent_page_pending`.execute(db);
+  let rows = 0;
+  for (const { site_id } of sites) {
+    const r = await sql<{ n: string }>`select agent_fold_pages(${site_id}::bigint, false) as n`.execute(db);
+    rows += Number(r.rows[0]?.n ?? 0);
+  }
+  return { sites: sites.length, rows };
+}

@@ -8,10 +8,11 @@ import {
   ingest,
   requestHash,
 } from '../../shared/agent-traffic/ingest.ts';
-import { foldPages } from '../../shared/agent-traffic/page-rollups.ts';
+import { foldAllPending, foldPages } from '../../shared/agent-traffic/page-rollups.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { sitePages } from '../../shared/agent-traffic/stats.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { tasks } from '../../worker/tasks/index.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // Page and path rollups are appended to agent_page_pending by each batch and folded in bulk
@@ -143,5 +144,57 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
     assert.equal(Number(left.rows[0]!.n), 0);
   } finally {
     await Promise.all(processes.map((p) => p.close()));
+  }
+});
+
+it('the fold_agent_pages task folds every site left with pending counts', async () => {
+  const { account } = await createAccount(handle.db, {
+    email: 'quiet@example.test',
+    variant: 'B',
+    tier: 'intelligence',
+    plan: null,
+    rateLimit: null,
+  });
+  const sites = await Promise.all(
+    ['https://quiet-a.example.com/', 'https://quiet-b.example.com/'].map(
+      async (url) => (await registerSite(handle.db, { accountId: account.id, url })).site,
+    ),
+  );
+  for (const [s, site] of sites.entries()) {
+    const requests = Array.from(
+      { length: 30 + s },
+      (_, i): IngestRequest => ({
+        time: new Date(Date.now() - i * 60_000),
+        method: 'GET',
+        path: `/q${i % 4}`,
+        status: 200,
+        ip: '198.51.100.2',
+        userAgent: AGENTS[i % AGENTS.length]!,
+        referer: null,
+        hash: requestHash(`quiet ${s} ${i}`),
+      }),
+    );
+    // Far below the background trigger: the counts stay pending, as for a site that went quiet.
+    await ingest(handle.db, site, 'collect', requests, verifier, { foldAfter: 10 ** 9 });
+  }
+  const pending = async (siteId: string) =>
+    Number(
+      (
+        await sql<{
+          n: string;
+        }>`select count(*) as n from agent_page_pending where site_id = ${siteId}`.execute(handle.db)
+      ).rows[0]!.n,
+    );
+  assert.ok((await pending(sites[0]!.id)) > 0 && (await pending(sites[1]!.id)) > 0);
+
+  const task = tasks.find((t) => t.name === 'fold_agent_pages');
+  assert.ok(task, 'fold_agent_pages is a registered task');
+  const r = await foldAllPending(handle.db);
+  assert.ok(r.sites >= 2, `folded ${r.sites} sites`);
+  for (const [s, site] of sites.entries()) {
+    assert.equal(await pending(site.id), 0);
+    const paths = await sql<{ n: string }>`
+      select sum(visits) as n from agent_path_rollups where site_id = ${site.id}`.execute(handle.db);
+    assert.equal(Number(paths.rows[0]!.n), 30 + s);
   }
 });

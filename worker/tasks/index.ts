@@ -1,6 +1,7 @@
 import type { TaskDef } from '../task.ts';
 import bSiteScan from './b-site-scan.ts';
 import bSitesFanout from './b-sites-fanout.ts';
+import foldAgentPages from './fold-agent-pages.ts';
 import generateAudit from './generate-audit.ts';
 import geoFanout from './geo-fanout.ts';
 import geoRun from './geo-run.ts';
@@ -19,6 +20,7 @@ export const tasks: TaskDef[] = [
   scanUrl,
   pruneRateLimits,
   pruneAgentEvents,
+  foldAgentPages,
   pruneScans,
   pruneRetention,
   reapDeadWorkers,
