@@ -1,8 +1,9 @@
 import { Worker } from 'node:worker_threads';
-import type { ArtifactSet } from './artifacts.ts';
+import type { ArtifactSet, PageArtifact } from './artifacts.ts';
 import type { ModelScore } from './engine.ts';
+import { type PageRefs, pageRefs } from './gatherers/page-refs.ts';
 import { SCAN_MODELS } from './scan-models.ts';
-import type { ScoreReply, ScoreRequest } from './score-worker.ts';
+import type { ThreadReply, ThreadRequest } from './score-worker.ts';
 
 // Scoring a page is tens of milliseconds of synchronous CPU (hundreds for a long page): run on a
 // worker's event loop it delays heartbeats, job pickup and every other scan's I/O. So scans score
@@ -10,9 +11,10 @@ import type { ScoreReply, ScoreRequest } from './score-worker.ts';
 // the order they come. Scoring is pure, so the thread gives the same result as scoreArtifacts;
 // if the thread cannot start or dies, the sets it held are scored here, in this thread, as before.
 // The checks and models are loaded here only then: a process that starts scans loads them once,
-// in the thread.
+// in the thread. The same thread reads each page's links for the quick gatherers (page-refs.ts),
+// so the page is parsed there once, for them and for its scoring, and never on this event loop.
 
-type Settle = { resolve: (r: Record<string, ModelScore>) => void; reject: (e: unknown) => void };
+type Settle = { resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
 // Under tsx the sources are .ts; in dist/ (scripts/build.mjs compiles every .ts file) the entry is .js.
 const FROM_SOURCE = import.meta.url.endsWith('.ts');
@@ -22,7 +24,7 @@ let thread: Worker | null = null;
 let answered = false; // whether the current thread has answered once (it started)
 let disabled = false; // a thread failed before answering anything: score in this thread from now on
 let nextId = 1;
-const pending = new Map<number, { request: ScoreRequest; settle: Settle }>();
+const pending = new Map<number, { request: ThreadRequest; settle: Settle }>();
 
 function start(): Worker {
   let w: Worker;
@@ -37,13 +39,13 @@ function start(): Worker {
     w = new Worker(ENTRY);
   }
   answered = false;
-  w.on('message', (reply: ScoreReply) => {
+  w.on('message', (reply: ThreadReply) => {
     answered = true;
     const job = pending.get(reply.id);
     if (!job) return;
     pending.delete(reply.id);
-    if ('results' in reply) job.settle.resolve(reply.results);
-    else scoreHere(job.request, job.settle);
+    if ('result' in reply) job.settle.resolve(reply.result);
+    else doHere(job.request, job.settle);
     if (pending.size === 0) w.unref();
   });
   const fail = () => {
@@ -53,7 +55,7 @@ function start(): Worker {
     // The sets it held are scored here, in the order they were sent.
     const held = [...pending.values()];
     pending.clear();
-    for (const job of held) scoreHere(job.request, job.settle);
+    for (const job of held) doHere(job.request, job.settle);
   };
   w.on('error', fail);
   w.on('exit', fail);
@@ -71,7 +73,16 @@ export async function scoreInThisThread(
   return scoreArtifacts(artifacts, models);
 }
 
-function scoreHere(request: ScoreRequest, settle: Settle): void {
+/** A request done in this thread: the fallback when the thread cannot do it. */
+function doHere(request: ThreadRequest, settle: Settle): void {
+  if (request.kind === 'pageRefs') {
+    try {
+      settle.resolve(pageRefs(request.page));
+    } catch (err) {
+      settle.reject(err);
+    }
+    return;
+  }
   scoreInThisThread(request.artifacts, request.models).then(settle.resolve, settle.reject);
 }
 
@@ -91,20 +102,28 @@ export function scoreInThread(
   artifacts: ArtifactSet,
   models: readonly string[] = SCAN_MODELS,
 ): Promise<Record<string, ModelScore>> {
+  return inThread({ id: nextId++, kind: 'score', artifacts, models }) as Promise<Record<string, ModelScore>>;
+}
+
+/** pageRefs, off this thread's event loop: the page is parsed in the thread that will score it. */
+export function pageRefsInThread(page: PageArtifact): Promise<PageRefs> {
+  return inThread({ id: nextId++, kind: 'pageRefs', page }) as Promise<PageRefs>;
+}
+
+function inThread(request: ThreadRequest): Promise<unknown> {
   warmScoreThread();
   return new Promise((resolve, reject) => {
-    const request: ScoreRequest = { id: nextId++, artifacts, models };
     const settle = { resolve, reject };
     const w = thread;
-    if (!w) return scoreHere(request, settle);
+    if (!w) return doHere(request, settle);
     pending.set(request.id, { request, settle });
     w.ref();
     try {
       w.postMessage(request);
     } catch {
-      // Not cloneable (never for plain JSON artifacts): score it here.
+      // Not cloneable (never for plain JSON artifacts): done here.
       pending.delete(request.id);
-      scoreHere(request, settle);
+      doHere(request, settle);
     }
   });
 }
@@ -115,6 +134,6 @@ export async function closeScoreThread(): Promise<void> {
   thread = null;
   const held = [...pending.values()];
   pending.clear();
-  for (const job of held) scoreHere(job.request, job.settle);
+  for (const job of held) doHere(job.request, job.settle);
   await w?.terminate();
 }

@@ -1,22 +1,27 @@
 import { setPriority } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
-import type { ArtifactSet } from './artifacts.ts';
+import type { ArtifactSet, PageArtifact } from './artifacts.ts';
+import { pageRefs } from './gatherers/page-refs.ts';
 import { scoreArtifacts } from './score.ts';
 
 // The scoring thread's entry (started by score-thread.ts): scores the artifact sets posted to it,
-// one at a time, and answers each by its id. A set it cannot score or answer (a check's error
-// escaping, a result that does not clone) is handed back, so the caller scores it in its own
-// thread and gets the same result or the same error it always would.
+// and reads pages' links for the quick gatherers (page-refs.ts), one request at a time, answering
+// each by its id. A request it cannot do or answer (a check's error escaping, a result that does
+// not clone) is handed back, so the caller does it in its own thread and gets the same result or
+// the same error it always would.
 
-export interface ScoreRequest {
-  id: number;
-  artifacts: ArtifactSet;
-  models: readonly string[];
+export type ThreadRequest =
+  | { id: number; kind: 'score'; artifacts: ArtifactSet; models: readonly string[] }
+  | { id: number; kind: 'pageRefs'; page: PageArtifact };
+
+export type ThreadReply = { id: number; result: unknown } | { id: number; handBack: true };
+
+/** A request's work, in whichever thread runs it. */
+export function answer(request: ThreadRequest): unknown {
+  return request.kind === 'score'
+    ? scoreArtifacts(request.artifacts, request.models)
+    : pageRefs(request.page);
 }
-
-export type ScoreReply =
-  | { id: number; results: ReturnType<typeof scoreArtifacts> }
-  | { id: number; handBack: true };
 
 /**
  * The scoring thread's nice value: below its process's main thread (0), whose event loop carries
@@ -37,10 +42,10 @@ if (!isMainThread) {
 }
 
 const port = parentPort;
-port?.on('message', ({ id, artifacts, models }: ScoreRequest) => {
+port?.on('message', (request: ThreadRequest) => {
   try {
-    port.postMessage({ id, results: scoreArtifacts(artifacts, models) } satisfies ScoreReply);
+    port.postMessage({ id: request.id, result: answer(request) } satisfies ThreadReply);
   } catch {
-    port.postMessage({ id, handBack: true } satisfies ScoreReply);
+    port.postMessage({ id: request.id, handBack: true } satisfies ThreadReply);
   }
 });

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
+import { pageRefs } from '../../shared/scan/gatherers/page-refs.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
-import { closeScoreThread, scoreInThread } from '../../shared/scan/score-thread.ts';
+import { closeScoreThread, pageRefsInThread, scoreInThread } from '../../shared/scan/score-thread.ts';
 import { SCORING_NICE } from '../../shared/scan/score-worker.ts';
 import { threadNice } from '../../worker/browser/processes.ts';
 import {
@@ -60,6 +61,40 @@ describe('scoring thread', () => {
       [...nice.values()].includes(SCORING_NICE),
       `a thread at nice ${SCORING_NICE}: ${JSON.stringify([...nice])}`,
     );
+  });
+
+  it("reads a page's links for the gatherers there, exactly as in this thread, errors kept per part", async () => {
+    const pages = [
+      page({
+        html: html(
+          '<img src="/i.png">',
+          '<title>Links</title><link rel="stylesheet" href="/a.css"><link rel="preload" as="font" href="/f.woff2">' +
+            '<script src="/s.js"></script><link rel="service-desc" href="/api/openapi.json">' +
+            '<meta name="indexnow-key" content="0123456789abcdef">',
+        ),
+      }),
+      // A <base> that is not a URL: reading the OpenAPI links throws; the resources still resolve.
+      page({
+        html: html('<p>Bad base</p>', '<base href="http://[bad"><link rel="stylesheet" href="/a.css">'),
+      }),
+      page({ contentType: 'application/pdf', html: '' }),
+    ];
+    const threaded = await Promise.all(pages.map((p) => pageRefsInThread(p)));
+    pages.forEach((p, i) => {
+      assert.deepEqual(threaded[i], pageRefs(p));
+    });
+    assert.deepEqual(threaded[0]!.resources, {
+      value: [
+        { url: 'https://example.test/a.css', type: 'stylesheet', renderBlocking: true },
+        { url: 'https://example.test/s.js', type: 'script', renderBlocking: true },
+        { url: 'https://example.test/f.woff2', type: 'font', renderBlocking: false },
+        { url: 'https://example.test/i.png', type: 'image', renderBlocking: false },
+      ],
+    });
+    assert.deepEqual(threaded[0]!.openApi, { value: ['https://example.test/api/openapi.json'] });
+    assert.deepEqual(threaded[0]!.indexnow, { value: { key: '0123456789abcdef', location: null } });
+    assert.ok('error' in threaded[1]!.openApi, JSON.stringify(threaded[1]));
+    assert.ok('value' in threaded[1]!.resources);
   });
 
   it('scores in this thread when the thread has been closed mid-flight', async () => {

@@ -1,7 +1,7 @@
 import type { IndexNowArtifact, PageArtifact, RobotsTxtArtifact } from '../artifacts.ts';
-import { loadDocument } from '../computed/document.ts';
-import { advertisedKey } from '../geo/indexnow.ts';
+import { robotsAdvertisedKey, withSource } from '../geo/indexnow.ts';
 import { fetchTextFile, isOk } from './fetch-text.ts';
+import { partValue, refsOf } from './page-refs.ts';
 import type { GatherContext } from './types.ts';
 
 /**
@@ -19,10 +19,8 @@ export async function gatherIndexNow(
   const declared = ctx.indexnow;
   const advertised = declared
     ? null
-    : advertisedKey(
-        robots && isOk(robots.status) ? robots.body : null,
-        page && /html/i.test(page.contentType ?? 'text/html') ? loadDocument(page.html) : null,
-      );
+    : (robotsAdvertisedKey(robots && isOk(robots.status) ? robots.body : null) ??
+      (page ? withSource(partValue((await refsOf(ctx, page)).indexnow), 'page') : null));
   const key = declared?.key ?? advertised?.key ?? null;
   if (!key) return { key: null, source: null, keyFileUrl: null, status: null, matches: false };
   const location = declared ? (declared.keyLocation ?? null) : (advertised?.location ?? null);

@@ -2,8 +2,8 @@ import pLimit from 'p-limit';
 import { decodeText } from '../../net/decode-text.ts';
 import { safeFetch } from '../../net/safe-fetch.ts';
 import type { PageArtifact, ResourceEntry, ResourcesArtifact } from '../artifacts.ts';
-import { loadDocument } from '../computed/document.ts';
 import { errorText } from './fetch-text.ts';
+import { partValue, type ResourceRef as Ref, refsOf } from './page-refs.ts';
 import type { GatherContext, ResourceFetch } from './types.ts';
 
 // Subresources the page references — stylesheets, scripts, fonts, images — fetched in parallel
@@ -16,23 +16,8 @@ const CONCURRENCY = 8;
 const RESOURCE_TIMEOUT_MS = 6_000;
 const CONNECT_TIMEOUT_MS = 3_000;
 const MAX_BYTES = 3 * 1024 * 1024;
-// Fetch order when the cap bites: what blocks rendering first.
-const PRIORITY: ResourceEntry['type'][] = ['stylesheet', 'script', 'font', 'image', 'other'];
-const PRELOAD_TYPES: Record<string, ResourceEntry['type']> = {
-  style: 'stylesheet',
-  script: 'script',
-  font: 'font',
-  image: 'image',
-};
-
-interface Ref {
-  url: string;
-  type: ResourceEntry['type'];
-  renderBlocking: boolean;
-}
-
 export async function gatherResources(ctx: GatherContext, page: PageArtifact): Promise<ResourcesArtifact> {
-  const refs = referencedResources(page);
+  const refs = partValue((await refsOf(ctx, page)).resources);
   const origin = new URL(page.finalUrl).origin;
   const limit = pLimit(CONCURRENCY);
   const styles = new Map<string, string>(); // stylesheet URL -> CSS text, to find fonts
@@ -115,58 +100,6 @@ export async function gatherResources(ctx: GatherContext, page: PageArtifact): P
   const room = Math.max(0, MAX_RESOURCES - first.length);
   entries.push(...(await Promise.all(fonts.slice(0, room).map((r) => limit(() => fetchOne(r))))));
   return { entries, skipped: refs.length + fonts.length - entries.length };
-}
-
-/** Resources the HTML references, deduplicated, in fetch-priority then document order. */
-function referencedResources(page: PageArtifact): Ref[] {
-  if (!page.html) return [];
-  const $ = loadDocument(page.html);
-  let base = page.finalUrl;
-  try {
-    base = new URL($('base[href]').first().attr('href') ?? '', page.finalUrl).href;
-  } catch {
-    // a broken <base> is ignored, as browsers do
-  }
-  const refs = new Map<string, Ref>();
-  const add = (href: string | undefined, type: Ref['type'], renderBlocking: boolean) => {
-    if (!href) return;
-    let url: URL;
-    try {
-      url = new URL(href.trim(), base);
-    } catch {
-      return;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return; // data:, blob:, javascript:
-    url.hash = '';
-    const existing = refs.get(url.href);
-    if (existing) existing.renderBlocking ||= renderBlocking;
-    else refs.set(url.href, { url: url.href, type, renderBlocking });
-  };
-
-  $('link[href]').each((_, el) => {
-    const link = $(el);
-    const rel = ` ${(link.attr('rel') ?? '').toLowerCase()} `;
-    const href = link.attr('href');
-    if (rel.includes(' stylesheet ') && !rel.includes(' alternate ')) {
-      const media = (link.attr('media') ?? 'all').trim().toLowerCase();
-      add(href, 'stylesheet', media !== 'print' && link.attr('disabled') === undefined);
-    } else if (rel.includes(' preload ')) {
-      add(href, PRELOAD_TYPES[(link.attr('as') ?? '').toLowerCase()] ?? 'other', false);
-    } else if (rel.includes(' modulepreload ')) {
-      add(href, 'script', false);
-    }
-  });
-  $('script[src]').each((_, el) => {
-    const script = $(el);
-    const type = (script.attr('type') ?? '').trim().toLowerCase();
-    if (type && type !== 'module' && !/javascript|ecmascript/.test(type)) return; // data blocks, templates
-    const deferred =
-      script.attr('async') !== undefined || script.attr('defer') !== undefined || type === 'module';
-    add(script.attr('src'), 'script', !deferred && script.closest('head').length > 0);
-  });
-  $('img[src]').each((_, el) => add($(el).attr('src'), 'image', false));
-
-  return [...refs.values()].sort((a, b) => PRIORITY.indexOf(a.type) - PRIORITY.indexOf(b.type));
 }
 
 /** The first url() of each @font-face rule: the one a browser tries first. */

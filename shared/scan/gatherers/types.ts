@@ -1,5 +1,7 @@
 import type { HostSlots } from '../../net/host-slots.ts';
 import type { UrlPolicy } from '../../net/url-policy.ts';
+import type { PageArtifact } from '../artifacts.ts';
+import type { PageRefs } from './page-refs.ts';
 
 /** What every quick gatherer gets: the target, the URL policy, the scan's deadline. */
 export interface GatherContext {
@@ -12,6 +14,11 @@ export interface GatherContext {
   indexnow?: { key: string; keyLocation?: string | null };
   /** One scan's (or audit's) per-host request slots: at most 4 requests in flight to a site. */
   slots?: HostSlots;
+  /**
+   * Where the page's links are read from its HTML (page-refs.ts): a worker's scans ask the scoring
+   * thread; without it they are read in this thread.
+   */
+  pageRefs?: (page: PageArtifact) => Promise<PageRefs>;
   /** An audit's resources fetched so far: each stylesheet, script or image once per audit. */
   resourceCache?: ResourceCache;
 }

@@ -1,6 +1,6 @@
 import type { PageArtifact, TextFileArtifact, WellKnownArtifact } from '../artifacts.ts';
-import { loadDocument } from '../computed/document.ts';
 import { fetchTextFile, isOk } from './fetch-text.ts';
+import { partValue, refsOf } from './page-refs.ts';
 import type { GatherContext } from './types.ts';
 
 // Files that tell agents and security researchers how to use a site. Each is fetched from the
@@ -20,7 +20,10 @@ export async function gatherWellKnown(
     fetchTextFile(ctx, at('/.well-known/agent.json'), SMALL),
     fetchTextFile(ctx, at('/.well-known/ai-plugin.json'), SMALL),
     firstOk(ctx, [at('/.well-known/security.txt'), at('/security.txt')]),
-    firstOk(ctx, [at('/openapi.json'), ...openApiLinks(page)], { maxBytes: 2 * 1024 * 1024 }),
+    // The page's links are read from its HTML (page-refs.ts): /openapi.json waits for them.
+    (page ? refsOf(ctx, page).then((r) => partValue(r.openApi)) : Promise.resolve([])).then((links) =>
+      firstOk(ctx, [at('/openapi.json'), ...links], { maxBytes: 2 * 1024 * 1024 }),
+    ),
   ]);
   return { mcp, agent, aiPlugin, securityTxt, openapi };
 }
@@ -35,31 +38,4 @@ async function firstOk(ctx: GatherContext, urls: string[], opts = SMALL): Promis
     if (isOk(next.status)) return next;
   }
   return primary;
-}
-
-/** OpenAPI descriptions the page points at: Link header or <link rel=service-desc>, then plain links to openapi/swagger files. */
-export function openApiLinks(page: PageArtifact | null): string[] {
-  if (!page?.html && !page?.headers.link) return [];
-  const found: string[] = [];
-  const add = (href: string | undefined, base: string) => {
-    if (!href) return;
-    try {
-      const url = new URL(href, base);
-      if (url.protocol === 'http:' || url.protocol === 'https:') found.push(url.href);
-    } catch {
-      // not a URL
-    }
-  };
-  for (const m of (page.headers.link ?? '').matchAll(/<([^>]+)>\s*;[^,]*rel="?[^",]*\bservice-desc\b/gi))
-    add(m[1], page.finalUrl);
-  if (page.html) {
-    const $ = loadDocument(page.html);
-    const base = new URL($('base[href]').attr('href') ?? '', page.finalUrl).href;
-    $('link[rel~="service-desc"][href]').each((_, el) => add($(el).attr('href'), base));
-    $('a[href]').each((_, el) => {
-      const href = $(el).attr('href') ?? '';
-      if (/(openapi|swagger)[\w.-]*\.(json|ya?ml)([?#]|$)/i.test(href)) add(href, base);
-    });
-  }
-  return found.slice(0, 3);
 }

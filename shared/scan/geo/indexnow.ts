@@ -27,11 +27,23 @@ function parse(value: string | undefined | null): { key: string; location: strin
 }
 
 export function advertisedKey(robotsBody: string | null, $: CheerioAPI | null): AdvertisedKey | null {
-  const r = robotsBody ? parse(ROBOTS_LINE.exec(robotsBody)?.[1]) : null;
-  if (r) return { ...r, source: 'robots.txt' };
-  if (!$) return null;
-  const p =
-    parse($('meta[name="indexnow-key" i]').attr('content')) ??
-    parse($('link[rel~="indexnow" i]').attr('href'));
-  return p ? { ...p, source: 'page' } : null;
+  return robotsAdvertisedKey(robotsBody) ?? ($ ? withSource(pageAdvertisedKey($), 'page') : null);
 }
+
+/** A key advertised in robots.txt ("# IndexNow-Key: …", "IndexNow: https://…/{key}.txt"). */
+export function robotsAdvertisedKey(robotsBody: string | null): AdvertisedKey | null {
+  return withSource(robotsBody ? parse(ROBOTS_LINE.exec(robotsBody)?.[1]) : null, 'robots.txt');
+}
+
+/** A key the page advertises (<meta name="indexnow-key">, <link rel="indexnow">), without its source. */
+export function pageAdvertisedKey($: CheerioAPI): { key: string; location: string | null } | null {
+  return (
+    parse($('meta[name="indexnow-key" i]').attr('content')) ??
+    parse($('link[rel~="indexnow" i]').attr('href'))
+  );
+}
+
+export const withSource = (
+  k: { key: string; location: string | null } | null,
+  source: AdvertisedKey['source'],
+): AdvertisedKey | null => (k ? { ...k, source } : null);
