@@ -2,6 +2,8 @@ import { Worker } from 'node:worker_threads';
 import type { ArtifactSet, PageArtifact } from './artifacts.ts';
 import type { ModelScore } from './engine.ts';
 import { type PageRefs, pageRefs } from './gatherers/page-refs.ts';
+import type { CpuThread } from './gatherers/types.ts';
+import { type SitemapDigest, sitemapDigest } from './parsers/sitemap.ts';
 import { SCAN_MODELS } from './scan-models.ts';
 import type { ThreadReply, ThreadRequest } from './score-worker.ts';
 
@@ -11,8 +13,9 @@ import type { ThreadReply, ThreadRequest } from './score-worker.ts';
 // the order they come. Scoring is pure, so the thread gives the same result as scoreArtifacts;
 // if the thread cannot start or dies, the sets it held are scored here, in this thread, as before.
 // The checks and models are loaded here only then: a process that starts scans loads them once,
-// in the thread. The same thread reads each page's links for the quick gatherers (page-refs.ts),
-// so the page is parsed there once, for them and for its scoring, and never on this event loop.
+// in the thread. The same thread reads each page's links and sitemaps for the quick gatherers
+// (page-refs.ts, parsers/sitemap.ts), so the page is parsed there once, for them and for its
+// scoring, and neither is parsed on this event loop.
 
 type Settle = { resolve: (r: unknown) => void; reject: (e: unknown) => void };
 
@@ -75,9 +78,11 @@ export async function scoreInThisThread(
 
 /** A request done in this thread: the fallback when the thread cannot do it. */
 function doHere(request: ThreadRequest, settle: Settle): void {
-  if (request.kind === 'pageRefs') {
+  if (request.kind !== 'score') {
     try {
-      settle.resolve(pageRefs(request.page));
+      settle.resolve(
+        request.kind === 'pageRefs' ? pageRefs(request.page) : sitemapDigest(request.xml, request.keep),
+      );
     } catch (err) {
       settle.reject(err);
     }
@@ -109,6 +114,14 @@ export function scoreInThread(
 export function pageRefsInThread(page: PageArtifact): Promise<PageRefs> {
   return inThread({ id: nextId++, kind: 'pageRefs', page }) as Promise<PageRefs>;
 }
+
+/** sitemapDigest, off this thread's event loop. */
+export function sitemapDigestInThread(xml: string, keep: number): Promise<SitemapDigest> {
+  return inThread({ id: nextId++, kind: 'sitemapDigest', xml, keep }) as Promise<SitemapDigest>;
+}
+
+/** The gatherers' CPU-heavy reading in the scoring thread (GatherContext.cpuThread). */
+export const scoringThread: CpuThread = { pageRefs: pageRefsInThread, sitemapDigest: sitemapDigestInThread };
 
 function inThread(request: ThreadRequest): Promise<unknown> {
   warmScoreThread();

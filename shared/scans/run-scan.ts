@@ -10,7 +10,7 @@ import { gatherQuick } from '../scan/gatherers/index.ts';
 import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
 import { SCAN_MODELS } from '../scan/scan-models.ts';
-import { pageRefsInThread, scoreInThisThread, scoreInThread, warmScoreThread } from '../scan/score-thread.ts';
+import { scoreInThisThread, scoreInThread, scoringThread, warmScoreThread } from '../scan/score-thread.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
 // run), then score every model: in the scoring thread (score-thread.ts), off this event loop, for
@@ -96,7 +96,7 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
         log: deps.log,
         indexnow: deps.indexnow,
         slots: new HostSlots(MAX_REQUESTS_PER_SITE),
-        pageRefs: here ? undefined : pageRefsInThread, // the page is parsed where it is scored
+        cpuThread: here ? undefined : scoringThread, // the page is parsed where it is scored
       },
       (p) => deps.log?.(`gather ${p}`),
     ),

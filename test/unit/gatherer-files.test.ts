@@ -12,6 +12,7 @@ import { gatherRobotsTxt } from '../../shared/scan/gatherers/robots-txt.ts';
 import { gatherSitemap } from '../../shared/scan/gatherers/sitemap.ts';
 import type { GatherContext } from '../../shared/scan/gatherers/types.ts';
 import { gatherWellKnown } from '../../shared/scan/gatherers/well-known.ts';
+import { closeScoreThread, scoringThread } from '../../shared/scan/score-thread.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 const SITE = path.resolve('test/fixtures/sites/quick-site');
@@ -57,7 +58,10 @@ describe('file gatherers on a complete site', () => {
     origin = site.origin;
     page = await gatherPage(ctxFor(site));
   });
-  after(() => site.close());
+  after(async () => {
+    await site.close();
+    await closeScoreThread();
+  });
 
   it('reads robots.txt', async () => {
     const robots = await gatherRobotsTxt(ctxFor(site), new URL(site.url));
@@ -82,6 +86,20 @@ describe('file gatherers on a complete site', () => {
     );
     assert.deepEqual(sitemap.lastmods, ['2026-01-02', '2026-01-02', '2026-01-02']);
     assert.deepEqual(sitemap.errors, []);
+  });
+
+  it('gathers the same sitemap and well-known files with their parsing in the scoring thread', async () => {
+    const local = ctxFor(site);
+    const threaded: GatherContext = { ...ctxFor(site), cpuThread: scoringThread };
+    const robots = await gatherRobotsTxt(local, new URL(site.url));
+    assert.deepEqual(
+      await gatherSitemap(threaded, new URL(site.url), robots),
+      await gatherSitemap(local, new URL(site.url), robots),
+    );
+    // Copies of the page: its links are read once per page object, here once each way.
+    const wk = await gatherWellKnown(threaded, new URL(site.url), { ...page });
+    assert.deepEqual(wk, await gatherWellKnown(local, new URL(site.url), { ...page }));
+    assert.equal(wk.openapi.status, 200, 'found through the page link the thread read');
   });
 
   it('reads and parses llms.txt and notices llms-full.txt', async () => {

@@ -3,8 +3,14 @@ import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import { pageRefs } from '../../shared/scan/gatherers/page-refs.ts';
+import { sitemapDigest } from '../../shared/scan/parsers/sitemap.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
-import { closeScoreThread, pageRefsInThread, scoreInThread } from '../../shared/scan/score-thread.ts';
+import {
+  closeScoreThread,
+  pageRefsInThread,
+  scoreInThread,
+  sitemapDigestInThread,
+} from '../../shared/scan/score-thread.ts';
 import { SCORING_NICE } from '../../shared/scan/score-worker.ts';
 import { threadNice } from '../../worker/browser/processes.ts';
 import {
@@ -95,6 +101,28 @@ describe('scoring thread', () => {
     assert.deepEqual(threaded[0]!.indexnow, { value: { key: '0123456789abcdef', location: null } });
     assert.ok('error' in threaded[1]!.openApi, JSON.stringify(threaded[1]));
     assert.ok('value' in threaded[1]!.resources);
+  });
+
+  it('parses sitemaps there into the digest the gatherer keeps, as in this thread', async () => {
+    const urlset = (n: number) =>
+      `<?xml version="1.0"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+        { length: n },
+        (_, i) =>
+          `<url><loc>https://example.test/p${i % (n - 5)}</loc><lastmod>2026-11-0${1 + (i % 9)}</lastmod></url>`,
+      ).join('')}<url><loc>not a url</loc></url></urlset>`;
+    const files = [
+      urlset(1200), // more than kept, with repeats
+      '<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9"><sitemap><loc>https://example.test/a.xml</loc></sitemap></sitemapindex>',
+      'https://example.test/one\nhttps://example.test/two',
+      '<html><body>not a sitemap</body></html>',
+    ];
+    for (const xml of files) assert.deepEqual(await sitemapDigestInThread(xml, 500), sitemapDigest(xml, 500));
+    const big = await sitemapDigestInThread(files[0]!, 500);
+    assert.equal(big.urlCount, 1200);
+    assert.equal(big.locs.length, 500);
+    assert.equal(new Set(big.locs).size, 500);
+    assert.equal(big.lastmods.length, 500);
+    assert.ok(big.errors.length === 1 && /not an absolute/.test(big.errors[0]!), JSON.stringify(big.errors));
   });
 
   it('scores in this thread when the thread has been closed mid-flight', async () => {

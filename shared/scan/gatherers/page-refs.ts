@@ -64,12 +64,12 @@ const memo = new WeakMap<PageArtifact, Promise<PageRefs>>();
 
 /** The page's refs, read once per page however many gatherers ask: where ctx says, else here. */
 export function refsOf(
-  ctx: { pageRefs?: (page: PageArtifact) => Promise<PageRefs> },
+  ctx: { cpuThread?: { pageRefs(page: PageArtifact): Promise<PageRefs> } },
   page: PageArtifact,
 ): Promise<PageRefs> {
   let refs = memo.get(page);
   if (!refs) {
-    refs = ctx.pageRefs ? ctx.pageRefs(page) : new Promise((resolve) => resolve(pageRefs(page)));
+    refs = ctx.cpuThread ? ctx.cpuThread.pageRefs(page) : new Promise((resolve) => resolve(pageRefs(page)));
     memo.set(page, refs);
   }
   return refs;

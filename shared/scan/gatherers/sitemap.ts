@@ -4,7 +4,7 @@ import { decodeText } from '../../net/decode-text.ts';
 import { safeFetch } from '../../net/safe-fetch.ts';
 import type { RobotsTxtArtifact, SitemapArtifact } from '../artifacts.ts';
 import { sitemaps as robotsSitemaps } from '../parsers/robots-txt.ts';
-import { parseSitemap } from '../parsers/sitemap.ts';
+import { type SitemapDigest, sitemapDigest } from '../parsers/sitemap.ts';
 import { errorText, isOk } from './fetch-text.ts';
 import type { GatherContext } from './types.ts';
 
@@ -17,13 +17,7 @@ const MAX_KEPT = 500; // urls and lastmods kept in the artifact
 const MAX_BYTES = 10 * 1024 * 1024; // the protocol's own limit is 50 MB uncompressed
 const gunzip = promisify(zlib.gunzip);
 
-interface Loaded {
-  kind: 'urlset' | 'sitemapindex' | 'invalid';
-  locs: string[];
-  lastmods: string[];
-  urlCount: number;
-  children: string[];
-}
+type Loaded = SitemapDigest;
 
 export async function gatherSitemap(
   ctx: GatherContext,
@@ -56,17 +50,15 @@ export async function gatherSitemap(
         res.body[0] === 0x1f && res.body[1] === 0x8b
           ? await gunzip(res.body, { maxOutputLength: MAX_BYTES, finishFlush: zlib.constants.Z_SYNC_FLUSH })
           : res.body;
-      const parsed = parseSitemap(decodeText(body, res.headers['content-type'] ?? 'application/xml'));
+      const xml = decodeText(body, res.headers['content-type'] ?? 'application/xml');
+      // Parsed where the context says (a worker's scoring thread: up to 10 MB of XML), else here.
+      const digest = ctx.cpuThread
+        ? await ctx.cpuThread.sitemapDigest(xml, MAX_KEPT)
+        : sitemapDigest(xml, MAX_KEPT);
       if (res.truncated) errors.push(`${url}: larger than ${MAX_BYTES} bytes, read in part`);
-      if (parsed.kind === 'invalid' || parsed.errors.length)
-        errors.push(...parsed.errors.slice(0, 5).map((e) => `${url}: ${e}`));
-      return {
-        kind: parsed.kind,
-        locs: parsed.urls.map((u) => u.loc),
-        lastmods: parsed.urls.flatMap((u) => (u.lastmod ? [u.lastmod] : [])),
-        urlCount: parsed.urls.length,
-        children: parsed.sitemaps,
-      };
+      if (digest.kind === 'invalid' || digest.errors.length)
+        errors.push(...digest.errors.map((e) => `${url}: ${e}`));
+      return digest;
     } catch (err) {
       errors.push(`${url}: ${errorText(err)}`);
       return null;

@@ -1,6 +1,7 @@
 import type { HostSlots } from '../../net/host-slots.ts';
 import type { UrlPolicy } from '../../net/url-policy.ts';
 import type { PageArtifact } from '../artifacts.ts';
+import type { SitemapDigest } from '../parsers/sitemap.ts';
 import type { PageRefs } from './page-refs.ts';
 
 /** What every quick gatherer gets: the target, the URL policy, the scan's deadline. */
@@ -14,13 +15,18 @@ export interface GatherContext {
   indexnow?: { key: string; keyLocation?: string | null };
   /** One scan's (or audit's) per-host request slots: at most 4 requests in flight to a site. */
   slots?: HostSlots;
-  /**
-   * Where the page's links are read from its HTML (page-refs.ts): a worker's scans ask the scoring
-   * thread; without it they are read in this thread.
-   */
-  pageRefs?: (page: PageArtifact) => Promise<PageRefs>;
+  /** Where CPU-heavy reading runs: a worker's scans use the scoring thread; without it, this thread. */
+  cpuThread?: CpuThread;
   /** An audit's resources fetched so far: each stylesheet, script or image once per audit. */
   resourceCache?: ResourceCache;
+}
+
+/** Parsing done off the event loop (score-thread.ts): the same results as in this thread. */
+export interface CpuThread {
+  /** The page's links for the gatherers (page-refs.ts). */
+  pageRefs(page: PageArtifact): Promise<PageRefs>;
+  /** One sitemap file, parsed and reduced (parsers/sitemap.ts). */
+  sitemapDigest(xml: string, keep: number): Promise<SitemapDigest>;
 }
 
 export type ResourceFetch =

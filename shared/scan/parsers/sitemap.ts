@@ -22,6 +22,40 @@ export const MAX_SITEMAP_URLS = 50_000;
 const W3C_DATETIME = /^\d{4}(-\d{2}(-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?)?)?$/;
 const MAX_ERRORS = 25;
 
+/**
+ * What the sitemap gatherer keeps of one file: its kind, its first `keep` distinct URLs and `keep`
+ * lastmods, its URL count, its child sitemaps and first five errors. Small to hand from the
+ * scoring thread, where a worker parses sitemaps (up to 10 MB of XML) off its event loop. The
+ * first `keep` distinct URLs of each file are enough for the first `keep` of several files.
+ */
+export interface SitemapDigest {
+  kind: ParsedSitemap['kind'];
+  locs: string[];
+  lastmods: string[];
+  urlCount: number;
+  children: string[];
+  errors: string[];
+}
+
+export function sitemapDigest(xml: string, keep: number): SitemapDigest {
+  const parsed = parseSitemap(xml);
+  const locs = new Set<string>();
+  const lastmods: string[] = [];
+  for (const u of parsed.urls) {
+    if (locs.size < keep) locs.add(u.loc);
+    if (u.lastmod && lastmods.length < keep) lastmods.push(u.lastmod);
+    if (locs.size >= keep && lastmods.length >= keep) break;
+  }
+  return {
+    kind: parsed.kind,
+    locs: [...locs],
+    lastmods,
+    urlCount: parsed.urls.length,
+    children: parsed.sitemaps,
+    errors: parsed.errors.slice(0, 5),
+  };
+}
+
 export function parseSitemap(xml: string): ParsedSitemap {
   const text = xml.replace(/^\uFEFF/, '').trim();
   if (text === '') return invalid('The sitemap is empty');
