@@ -7,7 +7,7 @@ import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
 import { siteAuditModel } from '../scan/models/site-audit.ts';
 import { type CrawlResult, crawlSite } from './crawl.ts';
-import { type AuditReport, buildReport } from './report.ts';
+import { type AuditReport, buildReportYielding } from './report.ts';
 
 // One audit, start to finish but without the database: crawl the target, render the key pages
 // in the browser when the product has checks that need it (full mode), build the report.
@@ -56,7 +56,7 @@ export async function generateReport(subject: AuditSubject, deps: GenerateDeps):
     onPage: deps.onPages,
   });
   const full = needsBrowser(subject.dimension) ? await renderKeyPages(crawl, deps) : new Map();
-  return buildReport({
+  return buildReportYielding({
     orderId: subject.orderId,
     product: subject.product,
     targetUrl: subject.targetUrl,

@@ -125,7 +125,10 @@ interface PageRuns {
   runs: Map<string, CheckRun>;
 }
 
-export function buildReport(input: ReportInput): AuditReport {
+type Prepared = ReturnType<typeof prepare>;
+
+/** The dimension's checks and the one-dimension model its pages are scored with. */
+function prepare(input: ReportInput) {
   const dimension = input.model.dimensions.find((d) => d.id === input.dimensionId);
   if (!dimension) throw new Error(`model ${input.model.id} has no dimension ${input.dimensionId}`);
   const checks = dimension.checks.map((ref) => {
@@ -134,36 +137,67 @@ export function buildReport(input: ReportInput): AuditReport {
     return { ref, check, site: check.meta.requiredArtifacts.every((a) => SITE_ARTIFACTS.has(a)) };
   });
   const single: ScoringModel = { ...input.model, dimensions: [dimension] };
-  const { crawl } = input;
+  return { dimension, checks, single };
+}
 
-  const perPage: PageRuns[] = crawl.pages.map((p) => {
-    const browser = input.full.get(p.url);
-    const artifacts: ArtifactSet = {
-      Page: p.Page,
-      Resources: p.Resources,
-      RobotsTxt: crawl.robots,
-      Sitemap: crawl.sitemap,
-      ...(browser ?? {}),
-    };
-    const broken = p.Page.status >= 400;
-    const runs = runChecks(
-      checks.filter((c) => !broken || ERROR_PAGE_CHECKS.has(c.ref.id)).map((c) => c.check),
-      artifacts,
-    );
-    const score = broken ? null : scoreModel(single, runs).dimensions[0]!.score;
-    return {
-      runs,
-      page: {
-        url: p.url,
-        status: p.Page.status,
-        score,
-        mode: browser ? 'full' : 'quick',
-        depth: p.depth,
-        source: p.source,
-        linked_from: p.linkedFrom,
-      },
-    };
-  });
+/** One crawled page's check runs and score. */
+function runPage(input: ReportInput, prepared: Prepared, p: CrawlResult['pages'][number]): PageRuns {
+  const { crawl } = input;
+  const browser = input.full.get(p.url);
+  const artifacts: ArtifactSet = {
+    Page: p.Page,
+    Resources: p.Resources,
+    RobotsTxt: crawl.robots,
+    Sitemap: crawl.sitemap,
+    ...(browser ?? {}),
+  };
+  const broken = p.Page.status >= 400;
+  const runs = runChecks(
+    prepared.checks.filter((c) => !broken || ERROR_PAGE_CHECKS.has(c.ref.id)).map((c) => c.check),
+    artifacts,
+  );
+  const score = broken ? null : scoreModel(prepared.single, runs).dimensions[0]!.score;
+  return {
+    runs,
+    page: {
+      url: p.url,
+      status: p.Page.status,
+      score,
+      mode: browser ? 'full' : 'quick',
+      depth: p.depth,
+      source: p.source,
+      linked_from: p.linkedFrom,
+    },
+  };
+}
+
+export function buildReport(input: ReportInput): AuditReport {
+  const prepared = prepare(input);
+  return assembleReport(
+    input,
+    prepared,
+    input.crawl.pages.map((p) => runPage(input, prepared, p)),
+  );
+}
+
+/**
+ * buildReport, yielding to the event loop after each page: the checks of up to AUDIT_MAX_PAGES
+ * pages are seconds of CPU, which in one piece would hold up the worker's heartbeats, job pickup
+ * and other jobs' I/O (one page's checks at a time is tens of milliseconds). The same report.
+ */
+export async function buildReportYielding(input: ReportInput): Promise<AuditReport> {
+  const prepared = prepare(input);
+  const perPage: PageRuns[] = [];
+  for (const p of input.crawl.pages) {
+    perPage.push(runPage(input, prepared, p));
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return assembleReport(input, prepared, perPage);
+}
+
+function assembleReport(input: ReportInput, prepared: Prepared, perPage: PageRuns[]): AuditReport {
+  const { dimension, checks } = prepared;
+  const { crawl } = input;
 
   const findings: AuditFinding[] = [];
   const passes: AuditReport['passes'] = [];

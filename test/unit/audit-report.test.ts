@@ -4,6 +4,7 @@ import type { CrawledPage, CrawlResult } from '../../shared/audits/crawl.ts';
 import {
   type AuditReport,
   buildReport,
+  buildReportYielding,
   guidance,
   SEVERITIES,
   severityOf,
@@ -87,6 +88,33 @@ describe('audit report', () => {
     crawled('/old-sale', 'Not found', { status: 404, contentType: 'text/plain' }),
   ]);
   const seo = report('seo', crawl);
+
+  it('is the same report when built page by page, yielding to the event loop between pages', async () => {
+    let ticks = 0;
+    let ticking = true;
+    const tick = () => {
+      ticks++;
+      if (ticking) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const yielding = await buildReportYielding({
+      orderId: 'ao_test',
+      product: { id: 'seo_audit', name: 'Test Audit' },
+      targetUrl: `${ORIGIN}/`,
+      model: siteAuditModel,
+      dimensionId: 'seo',
+      crawl,
+      maxPages: 25,
+      full: new Map(),
+      generatedAt: new Date('2026-02-03T04:05:06Z'),
+    });
+    ticking = false;
+    assert.deepEqual(yielding, seo);
+    assert.ok(
+      ticks >= crawl.pages.length - 1,
+      `${ticks} turns of the event loop over ${crawl.pages.length} pages`,
+    );
+  });
 
   it('names each affected URL with its own page message, and only the affected ones', () => {
     const description = finding(seo, 'seo-meta-description');
