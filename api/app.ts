@@ -107,19 +107,24 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
       if (first?.path !== path) byMethod.delete(method);
     }
   }
-  const routesByPath: Middleware = (ctx, next) => {
-    const run = exact.get(ctx.path)?.get(ctx.method);
-    if (!run) return apiRouter(ctx, next);
-    ctx.params = {};
-    return run(ctx, next);
-  };
-  const apiRouter = router.routes() as Middleware;
   const pages = pageRoutes(services); // pages for people: api/pages/router.ts
+  // Pages (never under /api/), then the router, then its 405/501 answers.
+  const routerRoutes = router.routes() as Middleware;
+  const allowedMethods = router.allowedMethods() as Middleware;
+  const routed: Middleware = (ctx, next) => routerRoutes(ctx, () => allowedMethods(ctx, next));
+  const general: Middleware = (ctx, next) =>
+    ctx.path.startsWith('/api/') ? routed(ctx, next) : pages(ctx, () => routed(ctx, next));
 
   app.use(frame(services));
-  app.use((ctx, next) => (ctx.path.startsWith('/api/') ? next() : pages(ctx, next)));
-  app.use(routesByPath);
-  app.use(router.allowedMethods());
+  // An API path without parameters runs its route straight away: no pages, no router walk, and
+  // no allowedMethods step (it acts only on what the router matched, and this route's method is
+  // one the router implements), so a request passes two middlewares, not four.
+  app.use((ctx, next) => {
+    const run = ctx.path.startsWith('/api/') ? exact.get(ctx.path)?.get(ctx.method) : undefined;
+    if (!run) return general(ctx, next);
+    ctx.params = {};
+    return run(ctx, next);
+  });
   return app;
 }
 
