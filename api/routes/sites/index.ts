@@ -7,6 +7,7 @@ import {
   sitePages,
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
+import type { Services } from '../../../shared/services.ts';
 import { presentRegisteredSite } from '../../presenters/agent-traffic.ts';
 import { type Access, defineRoute } from '../../route.ts';
 import {
@@ -26,6 +27,17 @@ import {
 // operator or the account console, not through this API (decisions.md). Another account's site
 // answers 404 like a missing one.
 const access: Access = { kind: 'key', variants: ['B'] };
+
+/**
+ * The caller's site and the window, asked for together (one round trip's wait, not two). A site
+ * that is not the caller's answers 404 whatever the window says, as when they were asked in turn.
+ */
+async function siteAndWindow(db: Services['db'], accountId: string, siteId: string, since?: string) {
+  const [site, window] = await Promise.allSettled([getSite(db, accountId, siteId), resolveWindow(db, since)]);
+  if (site.status === 'rejected') throw site.reason;
+  if (window.status === 'rejected') throw window.reason;
+  return { site: site.value, window: window.value };
+}
 const tags = ['Agent traffic'];
 
 export default [
@@ -55,8 +67,13 @@ export default [
     request: { params: SiteParams, query: WindowQuery },
     responses: { 200: { description: 'Statistics', schema: SiteStats } },
     async handler(ctx, { params, query }, services) {
-      const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
-      ctx.body = await siteStats(services.db, site, await resolveWindow(services.db, query.since));
+      const { site, window } = await siteAndWindow(
+        services.db,
+        ctx.state.principal!.accountId,
+        params.id,
+        query.since,
+      );
+      ctx.body = await siteStats(services.db, site, window);
     },
   }),
   defineRoute({
@@ -85,8 +102,13 @@ export default [
     request: { params: SiteParams, query: WindowQuery },
     responses: { 200: { description: 'Agent breakdown', schema: AgentBreakdown } },
     async handler(ctx, { params, query }, services) {
-      const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
-      ctx.body = await siteAgents(services.db, site, await resolveWindow(services.db, query.since));
+      const { site, window } = await siteAndWindow(
+        services.db,
+        ctx.state.principal!.accountId,
+        params.id,
+        query.since,
+      );
+      ctx.body = await siteAgents(services.db, site, window);
     },
   }),
   defineRoute({
@@ -99,13 +121,13 @@ export default [
     request: { params: SiteParams, query: PagesQuery },
     responses: { 200: { description: 'Pages', schema: PageRanking } },
     async handler(ctx, { params, query }, services) {
-      const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
-      ctx.body = await sitePages(
+      const { site, window } = await siteAndWindow(
         services.db,
-        site,
-        await resolveWindow(services.db, query.since),
-        query.limit,
+        ctx.state.principal!.accountId,
+        params.id,
+        query.since,
       );
+      ctx.body = await sitePages(services.db, site, window, query.limit);
     },
   }),
   defineRoute({
@@ -120,8 +142,13 @@ export default [
     request: { params: SiteParams, query: WindowQuery },
     responses: { 200: { description: 'Insights', schema: InsightList } },
     async handler(ctx, { params, query }, services) {
-      const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
-      ctx.body = await siteInsights(services.db, site, await resolveWindow(services.db, query.since));
+      const { site, window } = await siteAndWindow(
+        services.db,
+        ctx.state.principal!.accountId,
+        params.id,
+        query.since,
+      );
+      ctx.body = await siteInsights(services.db, site, window);
     },
   }),
 ];
