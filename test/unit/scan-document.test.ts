@@ -4,7 +4,13 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
-import { collapse, wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
+import {
+  collapse,
+  forEachWord,
+  hasWords,
+  wordCount,
+  words,
+} from '../../shared/scan/checks/content/lib/page.ts';
 import { loadDocument, perDocument, subjectKeys } from '../../shared/scan/computed/document.ts';
 
 // The parsed page the checks share: its root queries answered from an element index must find
@@ -116,6 +122,13 @@ describe('words', () => {
       assert.equal(wordCount(t), want.length);
       // The content profile counts words without collapsing whitespace first.
       assert.equal(wordCount(collapse(t)), wordCount(t));
+      for (const n of [1, 3, want.length, want.length + 1]) assert.equal(hasWords(t, n), want.length >= n);
+      const visited: string[] = [];
+      assert.equal(
+        forEachWord(t, (start, end) => visited.push(t.slice(start, end))),
+        want.length,
+      );
+      assert.deepEqual(visited, want);
     }
   });
 });

@@ -3,6 +3,7 @@ import type { AnyNode, Element } from 'domhandler';
 import {
   collapse,
   hasDescendant,
+  hasWords,
   isElement,
   isHiddenByMarkup,
   resolveUrl,
@@ -253,11 +254,24 @@ function forDescendants(el: Element, visit: (d: Element) => void): void {
 }
 
 /** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */
-export function sentences(text: string): string[] {
+export function sentences(text: string): readonly string[] {
+  if (text.length < 2_000) return splitSentences(text);
+  // The prose of a long page is split by the content profile and by two citability checks.
+  let list = split.get(text);
+  if (!list) {
+    list = splitSentences(text);
+    split.set(text, list);
+    if (split.size > 8) split.delete(split.keys().next().value as string);
+  }
+  return list;
+}
+const split = new Map<string, readonly string[]>();
+
+function splitSentences(text: string): readonly string[] {
   return text
     .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“'‘(])/u)
     .map((s) => s.trim())
-    .filter((s) => wordCount(s) >= 3);
+    .filter((s) => hasWords(s, 3));
 }
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';

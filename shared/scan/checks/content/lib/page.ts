@@ -121,12 +121,37 @@ function readMainText($: CheerioAPI): string {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  scanWords(text, out);
+  scanWords(text, out, Infinity);
   return out;
 }
 
-/** wordCount(text), without building the list. */
-export const wordCount = (text: string): number => scanWords(text, null);
+/**
+ * wordCount(text), without building the list. The counts of the last few long texts are kept:
+ * several checks count the same body or main text (word count, content without JS, headings).
+ */
+export function wordCount(text: string): number {
+  if (text.length < MEMO_MIN_LENGTH) return scanWords(text, null, Infinity);
+  let n = counted.get(text);
+  if (n === undefined) {
+    n = scanWords(text, null, Infinity);
+    counted.set(text, n);
+    if (counted.size > MAX_COUNTED) counted.delete(counted.keys().next().value as string);
+  }
+  return n;
+}
+const MEMO_MIN_LENGTH = 2_000; // shorter texts are counted faster than a long key is hashed and compared
+const MAX_COUNTED = 8;
+const counted = new Map<string, number>();
+
+/** wordCount(text) >= n, reading only as far as the n-th word. */
+export const hasWords = (text: string, n: number): boolean => scanWords(text, null, n) >= n;
+
+/**
+ * Calls `visit` with the start and end of each word of the text, as words(text) would slice it,
+ * without slicing; returns the number of words.
+ */
+export const forEachWord = (text: string, visit: (start: number, end: number) => void): number =>
+  scanWords(text, null, Infinity, visit);
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const bmpClass = new Uint8Array(0x10000); // 0 not yet looked up, 1 letter or digit, 2 neither
@@ -148,11 +173,17 @@ function wordCharAt(s: string, i: number): number {
 
 const isJoiner = (c: number) => c === 39 || c === 0x2019 || c === 45; // ' ’ -
 
-function scanWords(s: string, out: string[] | null): number {
+/** Counts words up to `limit`, pushing each to `out` and passing its bounds to `visit` when given. */
+function scanWords(
+  s: string,
+  out: string[] | null,
+  limit: number,
+  visit?: (start: number, end: number) => void,
+): number {
   let n = 0;
   let i = 0;
   let k = 0;
-  while (i < s.length) {
+  while (i < s.length && n < limit) {
     k = wordCharAt(s, i);
     if (k === 0) {
       i++;
@@ -173,6 +204,7 @@ function scanWords(s: string, out: string[] | null): number {
     }
     n++;
     out?.push(s.slice(start, i));
+    visit?.(start, i);
   }
   return n;
 }
