@@ -121,7 +121,7 @@ function readMainText($: CheerioAPI): string {
  */
 export function words(text: string): string[] {
   const out: string[] = [];
-  scanWords(text, out, Infinity);
+  scanWords(text, out);
   return out;
 }
 
@@ -130,10 +130,10 @@ export function words(text: string): string[] {
  * several checks count the same body or main text (word count, content without JS, headings).
  */
 export function wordCount(text: string): number {
-  if (text.length < MEMO_MIN_LENGTH) return scanWords(text, null, Infinity);
+  if (text.length < MEMO_MIN_LENGTH) return scanWords(text, null);
   let n = counted.get(text);
   if (n === undefined) {
-    n = scanWords(text, null, Infinity);
+    n = scanWords(text, null);
     counted.set(text, n);
     if (counted.size > MAX_COUNTED) counted.delete(counted.keys().next().value as string);
   }
@@ -144,14 +144,36 @@ const MAX_COUNTED = 8;
 const counted = new Map<string, number>();
 
 /** wordCount(text) >= n, reading only as far as the n-th word. */
-export const hasWords = (text: string, n: number): boolean => scanWords(text, null, n) >= n;
+export function hasWords(text: string, n: number): boolean {
+  let found = 0;
+  for (let i = 0; i < text.length && found < n; ) {
+    const end = wordEnd(text, i);
+    if (end === i) i++;
+    else {
+      found++;
+      i = end;
+    }
+  }
+  return found >= n;
+}
 
 /**
  * Calls `visit` with the start and end of each word of the text, as words(text) would slice it,
  * without slicing; returns the number of words.
  */
-export const forEachWord = (text: string, visit: (start: number, end: number) => void): number =>
-  scanWords(text, null, Infinity, visit);
+export function forEachWord(text: string, visit: (start: number, end: number) => void): number {
+  let n = 0;
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end === i) i++;
+    else {
+      n++;
+      visit(i, end);
+      i = end;
+    }
+  }
+  return n;
+}
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const bmpClass = new Uint8Array(0x10000); // 0 not yet looked up, 1 letter or digit, 2 neither
@@ -173,40 +195,37 @@ function wordCharAt(s: string, i: number): number {
 
 const isJoiner = (c: number) => c === 39 || c === 0x2019 || c === 45; // ' ’ -
 
-/** Counts words up to `limit`, pushing each to `out` and passing its bounds to `visit` when given. */
-function scanWords(
-  s: string,
-  out: string[] | null,
-  limit: number,
-  visit?: (start: number, end: number) => void,
-): number {
+function scanWords(s: string, out: string[] | null): number {
   let n = 0;
-  let i = 0;
-  let k = 0;
-  while (i < s.length && n < limit) {
-    k = wordCharAt(s, i);
-    if (k === 0) {
+  for (let i = 0; i < s.length; ) {
+    const end = wordEnd(s, i);
+    if (end === i) {
       i++;
       continue;
     }
-    const start = i;
-    i += k;
-    for (;;) {
-      for (k = wordCharAt(s, i); k > 0 && i < s.length; k = wordCharAt(s, i)) i += k;
-      if (i + 1 < s.length && isJoiner(s.charCodeAt(i))) {
-        k = wordCharAt(s, i + 1);
-        if (k > 0) {
-          i += 1 + k;
-          continue;
-        }
-      }
-      break;
-    }
     n++;
-    out?.push(s.slice(start, i));
-    visit?.(start, i);
+    out?.push(s.slice(i, end));
+    i = end;
   }
   return n;
+}
+
+/** Where the word starting at `i` ends; `i` itself when no word starts there. */
+function wordEnd(s: string, i: number): number {
+  let k = wordCharAt(s, i);
+  if (k === 0) return i;
+  i += k;
+  for (;;) {
+    for (k = wordCharAt(s, i); k > 0 && i < s.length; k = wordCharAt(s, i)) i += k;
+    if (i + 1 < s.length && isJoiner(s.charCodeAt(i))) {
+      k = wordCharAt(s, i + 1);
+      if (k > 0) {
+        i += 1 + k;
+        continue;
+      }
+    }
+    return i;
+  }
 }
 
 export interface Heading {
