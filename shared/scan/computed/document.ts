@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import { compile as compileSelector } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 
 // Parsing HTML is the costliest step of a check run; parse each distinct HTML string once per
@@ -55,7 +56,7 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
         hit = $(index.candidates(keys).filter((el) => el.name === selector));
       } else if (keys) {
         index ??= elementIndex($.root().toArray());
-        hit = $(index.candidates(keys)).filter(selector);
+        hit = $(index.candidates(keys).filter(matcher(selector)));
       } else hit = call(selector);
       found.set(selector, hit);
     }
@@ -69,6 +70,21 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
 // subjectKeys per selector, across documents: the checks ask each page the same hundred-odd selectors.
 const keysOfSelector = new Map<string, string[] | null>();
 const MAX_SELECTORS = 2000;
+
+// The compiled test of a selector with keys, across documents: cheerio's filter(selector) parses
+// and compiles it again for every document (~45 selectors a page). What cheerio-select does for a
+// selector without pseudo-classes (keys never have one): css-select's test of each element, with
+// cheerio's HTML options; the test reads nothing of the document it was first used on.
+const matchers = new Map<string, (el: Element) => boolean>();
+function matcher(selector: string): (el: Element) => boolean {
+  let test = matchers.get(selector);
+  if (!test) {
+    if (matchers.size >= MAX_SELECTORS) matchers.clear();
+    test = compileSelector<AnyNode, Element>(selector, { xmlMode: false });
+    matchers.set(selector, test);
+  }
+  return test;
+}
 
 /** A selector that is one lower-case tag name (`a`, `meta`, `h1`). */
 const PLAIN_TAG = /^[a-z][a-z0-9-]*$/;
