@@ -1,7 +1,9 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import {
+  closestElement,
   collapse,
+  hasAncestorOrSelf,
   hasDescendant,
   hasWords,
   isElement,
@@ -216,12 +218,12 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   const sentenceList = sentences(proseText);
   const quotes = $('body blockquote, body q')
     .toArray()
-    .filter((q) => !$(q).closest('script, template, noscript').length);
+    .filter((q) => !hasAncestorOrSelf(q, (a) => NOT_QUOTED.has(a.name)));
   const attributedQuotes = quotes.filter(
     (q) =>
       Boolean(q.attribs.cite) ||
-      $(q).find('cite, footer').length > 0 ||
-      $(q).closest('figure').find('figcaption').length > 0,
+      hasDescendant(q, (d) => d.name === 'cite' || d.name === 'footer') ||
+      hasCaptionedFigure(q),
   ).length;
   return {
     words: wordCount(all),
@@ -237,6 +239,14 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     factSentences: sentenceList.filter(hasFact).length,
     figures: proseText.match(FIGURE)?.length ?? 0,
   };
+}
+
+// A quote's questions as element walks, not $(q).closest(...)/find(...) with a selector compiled
+// per quote: inside script, template or noscript; inside a figure with a caption.
+const NOT_QUOTED = new Set(['script', 'template', 'noscript']);
+function hasCaptionedFigure(q: Element): boolean {
+  const figure = closestElement(q, (a) => a.name === 'figure');
+  return figure !== undefined && hasDescendant(figure, (d) => d.name === 'figcaption');
 }
 
 // Element walks for the per-element questions of the walk above: a selector search per list item
