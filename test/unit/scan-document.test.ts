@@ -5,9 +5,12 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
 import {
+  bodyText,
   collapse,
   forEachWord,
   hasWords,
+  mainText,
+  textOf,
   wordCount,
   words,
 } from '../../shared/scan/checks/content/lib/page.ts';
@@ -98,6 +101,26 @@ describe('the shared parsed document', () => {
     assert.equal(subjectKeys('*'), null);
     assert.equal(subjectKeys('main, *'), null);
     assert.equal(subjectKeys('a:first'), null);
+  });
+
+  it('reads the body text and the unmarked main text in one walk, as two text walks would', () => {
+    const notMain = new Set([
+      ...['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link'],
+      ...['header', 'nav', 'footer', 'aside'],
+    ]);
+    const hidden =
+      '<body><header>Site</header><div hidden><p>gone</p></div><nav><p>menu</p></nav><p>Body</p></body>';
+    const pages = [TRICKY, hidden, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
+    for (const html of pages) {
+      const plain = cheerio.load(html);
+      const body = plain('body').get(0);
+      const marked =
+        plain('main, [role="main"]').get(0) ??
+        (plain('article').length === 1 ? plain('article').get(0) : undefined);
+      const $ = loadDocument(html);
+      assert.equal(bodyText($), textOf(body));
+      assert.equal(mainText($), marked ? textOf(marked) : textOf(body, notMain));
+    }
   });
 
   it('computes a derived value once per document', () => {

@@ -97,8 +97,7 @@ export function collapsedText($: CheerioAPI, el: Element): string {
 const textMemo = (_$: CheerioAPI) => new Map<Element, string>();
 
 /** The body's rendered text (computed once per document). */
-export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyText);
-const readBodyText = ($: CheerioAPI) => textOf($('body').get(0));
+export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyTexts).body;
 
 const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
 
@@ -108,9 +107,43 @@ const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
  */
 export const mainText = ($: CheerioAPI): string => perDocument($, readMainText);
 function readMainText($: CheerioAPI): string {
-  const marked =
-    $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
-  return marked ? textOf(marked) : textOf($('body').get(0), NOT_MAIN);
+  const marked = markedMain($);
+  return marked ? textOf(marked) : (perDocument($, readBodyTexts).unmarkedMain ?? '');
+}
+const markedMain = ($: CheerioAPI): Element | undefined =>
+  $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
+
+/**
+ * textOf(body) and, when no main content is marked up (most pages), textOf(body, NOT_MAIN) from
+ * the same walk: the second skips what the first skips and header, nav, footer and aside too.
+ */
+function readBodyTexts($: CheerioAPI): { body: string; unmarkedMain: string | null } {
+  const body = $('body').get(0);
+  const all: string[] = [];
+  const main: string[] | null = markedMain($) ? null : [];
+  const walk = (n: AnyNode, inMain: boolean) => {
+    if (n.type === 'text') {
+      const data = (n as unknown as { data: string }).data;
+      all.push(data);
+      if (inMain) main?.push(data);
+      return;
+    }
+    if (!isElement(n)) return;
+    if (NOT_RENDERED.has(n.name) || isHiddenByMarkup(n)) return;
+    const alsoMain = inMain && !NOT_MAIN.has(n.name);
+    const block = BLOCK.has(n.name);
+    if (block) {
+      all.push('\n');
+      if (alsoMain) main?.push('\n');
+    }
+    for (const c of n.children) walk(c, alsoMain);
+    if (block) {
+      all.push('\n');
+      if (alsoMain) main?.push('\n');
+    }
+  };
+  if (body) walk(body, true);
+  return { body: all.join(''), unmarkedMain: main ? main.join('') : null };
 }
 
 /**
