@@ -140,6 +140,37 @@ describe('the shared parsed document', () => {
 
 describe('words', () => {
   const REGEX = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+  it('finds the regex words in generated texts of ASCII and other letters, joiners and surrogates', () => {
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      ' ',
+      "'",
+      '’',
+      '-',
+      'é',
+      'ß',
+      '日',
+      '٣',
+      '𝐀',
+      '\ud800',
+      '\udc00',
+      '.',
+      '²',
+      '\u0301',
+    ];
+    let seed = 1;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      for (let n = Math.floor(random() * 20); n > 0; n--) t += pieces[Math.floor(random() * pieces.length)];
+      assert.deepEqual(words(t), t.match(REGEX) ?? [], JSON.stringify(t));
+    }
+  });
   it('finds exactly the words the Unicode regex finds', () => {
     const texts = [
       "It's a well-known fact—isn’t it? -dash- x- 'quoted'",
