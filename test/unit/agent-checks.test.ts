@@ -616,3 +616,27 @@ describe('agent readability checks (B)', () => {
     );
   });
 });
+
+describe('agent-form-actions fields and submit buttons', () => {
+  it('finds what the selectors find: type compared case-insensitively, the first submit button', () => {
+    const html = `<form action="/a"><input type="HIDDEN" name="h"><input type="Submit" value="Send it"><input name="plain"><input type="Image" alt="Go"><select></select><textarea></textarea><input type="reset"><input type="BUTTON"><input type="email" aria-label="Email"></form>
+<form><button type="Button">Not this</button><button type="RESET">nor this</button><span><button>Real <b>submit</b></button></span><input type="submit" value="later"></form>
+<form action="/c"><input type="IMAGE" alt="Pic"><label>Name <input name="n"></label></form>`;
+    const check = checksById.get('agent-form-actions');
+    assert.ok(check);
+    const run = runCheck(check, { Page: page(html) });
+    assert.ok('evidence' in run);
+    const forms = (run.evidence as { forms: unknown[] }).forms;
+    assert.deepEqual(
+      forms.map((f) => {
+        const { submit, fields, labelShare } = f as { submit: string; fields: number; labelShare: number };
+        return { submit, fields, labelShare };
+      }),
+      [
+        { submit: 'Send it', fields: 4, labelShare: 0.25 },
+        { submit: 'Real submit', fields: 0, labelShare: 1 },
+        { submit: 'Pic', fields: 1, labelShare: 1 },
+      ],
+    );
+  });
+});

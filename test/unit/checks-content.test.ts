@@ -185,4 +185,19 @@ describe('readability helpers', () => {
     assert.equal(isEnglish('it is the way of the world and we are in it', null), true);
     assert.equal(isEnglish('der schnelle braune Fuchs springt über den faulen Hund', null), false);
   });
+  it('counts function words as the list of every lower-cased word does', () => {
+    // The share the function words test used before it counted in one pass.
+    const share = (t: string) => {
+      const all = (t.match(/[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu) ?? []).map((w) => w.toLowerCase());
+      return all.length > 0 && all.filter((w) => FUNCTION_WORDS.has(w)).length / all.length >= 0.15;
+    };
+    const FUNCTION_WORDS = new Set(['the', 'of', 'and', 'to', 'a', 'in', 'is', 'it', 'which', 'there']);
+    const texts = [
+      'THE end OF it', // upper case
+      'İt İs thE ǅ Kelvin \u212Ant which WHICH', // İ lower-cases to two units, K (Kelvin) to k
+      'theology offered another whichever thereafter',
+      'a a a a b c d e f g h i j k l m n o p q r s t',
+    ];
+    for (const t of texts) assert.equal(isEnglish(t, null), share(t), t);
+  });
 });

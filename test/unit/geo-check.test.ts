@@ -10,6 +10,7 @@ import type {
 } from '../../shared/scan/artifacts.ts';
 import { checksById } from '../../shared/scan/checks/index.ts';
 import { runCheck } from '../../shared/scan/engine.ts';
+import { contentProfile } from '../../shared/scan/geo/content.ts';
 import { assessCrawlerAccess } from '../../shared/scan/geo/crawler-access.ts';
 import { scoreGeo } from '../../shared/scan/geo/geo-check.ts';
 import { GEO_MAX_SCORE, GEO_SIGNALS, geoModel } from '../../shared/scan/models/geo.ts';
@@ -413,5 +414,26 @@ describe('scoreGeo', () => {
     const r = scoreGeo({ Page: { error: { message: 'connect ECONNREFUSED' } } }, SITE);
     assert.equal(r.overallScore, 0);
     assert.ok(r.signals.every((s) => s.status === 'fail' && s.fix));
+  });
+});
+
+describe('content profile quotes', () => {
+  it('counts quotes outside scripts and templates, attributed by cite, a cite or footer, or a captioned figure', () => {
+    const html = `<html><body>
+      <blockquote>plain</blockquote>
+      <blockquote cite="https://example.com">by attribute</blockquote>
+      <blockquote>by <cite>a cite</cite></blockquote>
+      <blockquote>by <footer>a footer</footer></blockquote>
+      <figure><blockquote>in a captioned figure</blockquote><figcaption>Someone</figcaption></figure>
+      <figure><blockquote>in a figure without a caption</blockquote></figure>
+      <figure><figcaption>A caption</figcaption><div><p>Said <q>nested deep</q></p></div></figure>
+      <p>An inline <q>quote</q>.</p>
+      <template><blockquote>in a template</blockquote></template>
+      <noscript><blockquote>in noscript</blockquote></noscript>
+    </body></html>`;
+    const p = contentProfile(html, 'https://example.com/quotes');
+    assert.equal(p.blockquotes, 6);
+    assert.equal(p.inlineQuotes, 2);
+    assert.equal(p.attributedQuotes, 5);
   });
 });

@@ -4,7 +4,16 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import * as cheerio from 'cheerio';
-import { collapse, wordCount, words } from '../../shared/scan/checks/content/lib/page.ts';
+import {
+  bodyText,
+  collapse,
+  forEachWord,
+  hasWords,
+  mainText,
+  textOf,
+  wordCount,
+  words,
+} from '../../shared/scan/checks/content/lib/page.ts';
 import { loadDocument, perDocument, subjectKeys } from '../../shared/scan/computed/document.ts';
 
 // The parsed page the checks share: its root queries answered from an element index must find
@@ -34,6 +43,13 @@ const SELECTORS = [
   'template p',
   'svg a',
   'a[title="x > img"]',
+  'a[href^="tel:" i]',
+  'a[href^="MAILTO:" i], a[href^="mailto:"]',
+  'input[type="image" i]',
+  'link[rel~="alternate" i][hreflang]',
+  '[itemprop="author"], [rel~="author"]',
+  '[class*="author-name"], .x-author-name, #MAIN',
+  'svg foreignObject p',
   '*',
   'a:first',
   'a',
@@ -87,6 +103,26 @@ describe('the shared parsed document', () => {
     assert.equal(subjectKeys('a:first'), null);
   });
 
+  it('reads the body text and the unmarked main text in one walk, as two text walks would', () => {
+    const notMain = new Set([
+      ...['script', 'style', 'noscript', 'template', 'head', 'title', 'meta', 'link'],
+      ...['header', 'nav', 'footer', 'aside'],
+    ]);
+    const hidden =
+      '<body><header>Site</header><div hidden><p>gone</p></div><nav><p>menu</p></nav><p>Body</p></body>';
+    const pages = [TRICKY, hidden, ...htmlFiles(FIXTURES).map((f) => fs.readFileSync(f, 'utf8'))];
+    for (const html of pages) {
+      const plain = cheerio.load(html);
+      const body = plain('body').get(0);
+      const marked =
+        plain('main, [role="main"]').get(0) ??
+        (plain('article').length === 1 ? plain('article').get(0) : undefined);
+      const $ = loadDocument(html);
+      assert.equal(bodyText($), textOf(body));
+      assert.equal(mainText($), marked ? textOf(marked) : textOf(body, notMain));
+    }
+  });
+
   it('computes a derived value once per document', () => {
     let calls = 0;
     const count = ($: cheerio.CheerioAPI) => {
@@ -104,6 +140,37 @@ describe('the shared parsed document', () => {
 
 describe('words', () => {
   const REGEX = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
+  it('finds the regex words in generated texts of ASCII and other letters, joiners and surrogates', () => {
+    const pieces = [
+      'a',
+      'Z',
+      '9',
+      ' ',
+      "'",
+      '’',
+      '-',
+      'é',
+      'ß',
+      '日',
+      '٣',
+      '𝐀',
+      '\ud800',
+      '\udc00',
+      '.',
+      '²',
+      '\u0301',
+    ];
+    let seed = 1;
+    const random = () => {
+      seed = (seed * 16807) % 2147483647;
+      return seed / 2147483647;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      let t = '';
+      for (let n = Math.floor(random() * 20); n > 0; n--) t += pieces[Math.floor(random() * pieces.length)];
+      assert.deepEqual(words(t), t.match(REGEX) ?? [], JSON.stringify(t));
+    }
+  });
   it('finds exactly the words the Unicode regex finds', () => {
     const texts = [
       "It's a well-known fact—isn’t it? -dash- x- 'quoted'",
@@ -116,6 +183,13 @@ describe('words', () => {
       assert.equal(wordCount(t), want.length);
       // The content profile counts words without collapsing whitespace first.
       assert.equal(wordCount(collapse(t)), wordCount(t));
+      for (const n of [1, 3, want.length, want.length + 1]) assert.equal(hasWords(t, n), want.length >= n);
+      const visited: string[] = [];
+      assert.equal(
+        forEachWord(t, (start, end) => visited.push(t.slice(start, end))),
+        want.length,
+      );
+      assert.deepEqual(visited, want);
     }
   });
 });

@@ -1,4 +1,5 @@
 import * as cheerio from 'cheerio';
+import { compile as compileSelector } from 'css-select';
 import type { AnyNode, Element } from 'domhandler';
 
 // Parsing HTML is the costliest step of a check run; parse each distinct HTML string once per
@@ -55,7 +56,7 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
         hit = $(index.candidates(keys).filter((el) => el.name === selector));
       } else if (keys) {
         index ??= elementIndex($.root().toArray());
-        hit = $(index.candidates(keys)).filter(selector);
+        hit = $(index.candidates(keys).filter(matcher(selector)));
       } else hit = call(selector);
       found.set(selector, hit);
     }
@@ -70,6 +71,21 @@ function withRootQueryCache($: cheerio.CheerioAPI): cheerio.CheerioAPI {
 const keysOfSelector = new Map<string, string[] | null>();
 const MAX_SELECTORS = 2000;
 
+// The compiled test of a selector with keys, across documents: cheerio's filter(selector) parses
+// and compiles it again for every document (~45 selectors a page). What cheerio-select does for a
+// selector without pseudo-classes (keys never have one): css-select's test of each element, with
+// cheerio's HTML options; the test reads nothing of the document it was first used on.
+const matchers = new Map<string, (el: Element) => boolean>();
+function matcher(selector: string): (el: Element) => boolean {
+  let test = matchers.get(selector);
+  if (!test) {
+    if (matchers.size >= MAX_SELECTORS) matchers.clear();
+    test = compileSelector<AnyNode, Element>(selector, { xmlMode: false });
+    matchers.set(selector, test);
+  }
+  return test;
+}
+
 /** A selector that is one lower-case tag name (`a`, `meta`, `h1`). */
 const PLAIN_TAG = /^[a-z][a-z0-9-]*$/;
 
@@ -82,36 +98,60 @@ interface ElementIndex {
 
 /** Every element of the document by tag name and by attribute name, in the order a query visits them. */
 function elementIndex(roots: AnyNode[]): ElementIndex {
-  const byKey = new Map<string, Element[]>();
-  const add = (key: string, el: Element) => {
-    const list = byKey.get(key);
-    if (list) list.push(el);
-    else byKey.set(key, [el]);
+  // Two maps keyed by the lower-cased name itself (no `tag:${name}` string built and hashed per
+  // element and attribute); each list keeps its elements' document positions beside them, so a
+  // selector with several keys merges its lists in order without a position map of every element.
+  const byTag = new Map<string, Positioned>();
+  const byAttr = new Map<string, Positioned>();
+  const add = (map: Map<string, Positioned>, key: string, el: Element, at: number) => {
+    const list = map.get(key);
+    if (list) {
+      list.els.push(el);
+      list.at.push(at);
+    } else map.set(key, { els: [el], at: [at] });
   };
-  const order = new Map<Element, number>();
   const all: Element[] = [];
   // The same descent as domutils' findAll (what cheerio's find uses): into every node with children.
   const walk = (nodes: AnyNode[]) => {
     for (const n of nodes) {
       if (isTag(n)) {
-        order.set(n, order.size);
+        const at = all.length;
         all.push(n);
-        add(`tag:${n.name.toLowerCase()}`, n);
-        for (const attr in n.attribs) add(`attr:${attr.toLowerCase()}`, n);
+        add(byTag, n.name.toLowerCase(), n, at);
+        for (const attr in n.attribs) add(byAttr, attr.toLowerCase(), n, at);
       }
       const children = childrenOf(n);
       if (children?.length) walk(children);
     }
   };
   for (const r of roots) walk(childrenOf(r) ?? []);
+  const EMPTY: Positioned = { els: [], at: [] };
+  const listOf = (key: string) =>
+    (key.startsWith('tag:') ? byTag.get(key.slice(4)) : byAttr.get(key.slice(5))) ?? EMPTY;
   return {
     all,
     candidates(keys) {
-      const lists = [...new Set(keys)].map((k) => byKey.get(k) ?? []);
-      if (lists.length === 1) return lists[0]!;
-      return [...new Set(lists.flat())].sort((a, b) => order.get(a)! - order.get(b)!);
+      const lists = [...new Set(keys)].map(listOf);
+      if (lists.length === 1) return lists[0]!.els;
+      // Merge by document position, each element once.
+      const out: Element[] = [];
+      const next = lists.map(() => 0);
+      for (;;) {
+        let first = Number.POSITIVE_INFINITY;
+        for (let i = 0; i < lists.length; i++) {
+          const at = lists[i]!.at[next[i]!];
+          if (at !== undefined && at < first) first = at;
+        }
+        if (first === Number.POSITIVE_INFINITY) return out;
+        out.push(all[first]!);
+        for (let i = 0; i < lists.length; i++) if (lists[i]!.at[next[i]!] === first) next[i]!++;
+      }
     },
   };
+}
+interface Positioned {
+  els: Element[];
+  at: number[];
 }
 
 /**

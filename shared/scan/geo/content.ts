@@ -1,8 +1,11 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
 import {
+  closestElement,
   collapse,
+  hasAncestorOrSelf,
   hasDescendant,
+  hasWords,
   isElement,
   isHiddenByMarkup,
   resolveUrl,
@@ -215,12 +218,12 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   const sentenceList = sentences(proseText);
   const quotes = $('body blockquote, body q')
     .toArray()
-    .filter((q) => !$(q).closest('script, template, noscript').length);
+    .filter((q) => !hasAncestorOrSelf(q, (a) => NOT_QUOTED.has(a.name)));
   const attributedQuotes = quotes.filter(
     (q) =>
       Boolean(q.attribs.cite) ||
-      $(q).find('cite, footer').length > 0 ||
-      $(q).closest('figure').find('figcaption').length > 0,
+      hasDescendant(q, (d) => d.name === 'cite' || d.name === 'footer') ||
+      hasCaptionedFigure(q),
   ).length;
   return {
     words: wordCount(all),
@@ -238,6 +241,14 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   };
 }
 
+// A quote's questions as element walks, not $(q).closest(...)/find(...) with a selector compiled
+// per quote: inside script, template or noscript; inside a figure with a caption.
+const NOT_QUOTED = new Set(['script', 'template', 'noscript']);
+function hasCaptionedFigure(q: Element): boolean {
+  const figure = closestElement(q, (a) => a.name === 'figure');
+  return figure !== undefined && hasDescendant(figure, (d) => d.name === 'figcaption');
+}
+
 // Element walks for the per-element questions of the walk above: a selector search per list item
 // or paragraph (`$(el).find(...)`) parsed and compiled its selector every time.
 const LIST_OR_PARAGRAPH = new Set(['p', 'ul', 'ol', 'li']);
@@ -253,11 +264,24 @@ function forDescendants(el: Element, visit: (d: Element) => void): void {
 }
 
 /** Sentences of prose: split after . ! ? followed by a capital, digit or quote. */
-export function sentences(text: string): string[] {
+export function sentences(text: string): readonly string[] {
+  if (text.length < 2_000) return splitSentences(text);
+  // The prose of a long page is split by the content profile and by two citability checks.
+  let list = split.get(text);
+  if (!list) {
+    list = splitSentences(text);
+    split.set(text, list);
+    if (split.size > 8) split.delete(split.keys().next().value as string);
+  }
+  return list;
+}
+const split = new Map<string, readonly string[]>();
+
+function splitSentences(text: string): readonly string[] {
   return text
     .split(/(?<=[.!?])\s+(?=[\p{Lu}\p{N}"“'‘(])/u)
     .map((s) => s.trim())
-    .filter((s) => wordCount(s) >= 3);
+    .filter((s) => hasWords(s, 3));
 }
 
 const MONTH = '(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\\.?';

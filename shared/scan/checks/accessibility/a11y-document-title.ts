@@ -1,6 +1,10 @@
+import type { Element } from 'domhandler';
 import { defineCheck, fail, pass } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse } from '../content/lib/page.ts';
+import { collapse, hasAncestorOrSelf } from '../content/lib/page.ts';
+
+// $(el).closest('svg') without compiling the selector for each title.
+const inSvg = (el: Element) => el.name === 'svg';
 
 // WCAG 2.4.2 (axe document-title): the title is the first thing announced on a new page and
 // identifies the tab.
@@ -17,7 +21,7 @@ export default defineCheck({
   run({ Page }) {
     const $ = loadDocument(Page.html);
     const title = $('title')
-      .filter((_, el) => $(el).closest('svg').length === 0)
+      .filter((_, el) => !hasAncestorOrSelf(el, inSvg))
       .first();
     if (title.length === 0) return fail('Page has no <title>');
     const text = collapse(title.text());

@@ -2,10 +2,24 @@ import type { CheerioAPI } from 'cheerio';
 import type { Element } from 'domhandler';
 import { defineCheck, graded, notApplicable } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse, hasAncestorOrSelf, isHiddenByMarkup } from '../content/lib/page.ts';
+import { collapse, descendants, hasAncestorOrSelf, isHiddenByMarkup } from '../content/lib/page.ts';
 
-const FIELDS =
-  'input:not([type="hidden" i]):not([type="submit" i]):not([type="button" i]):not([type="image" i]):not([type="reset" i]), select, textarea';
+// Fields and submit buttons found by element walks: $(form).find(selector) parsed and compiled
+// these selectors (with their :not()s) again for every form. The tests are the selectors':
+//   input:not([type="hidden" i]):not([type="submit" i]):not([type="button" i]):not([type="image" i]):not([type="reset" i]), select, textarea
+//   button:not([type="button" i]):not([type="reset" i]), input[type="submit" i], input[type="image" i]
+/** [type="x" i] for any x of `types` (lower case never shortens a string: the lengths agree). */
+const typeIs = (el: Element, types: ReadonlySet<string>) => {
+  const t = el.attribs.type;
+  return t !== undefined && types.has(t.toLowerCase());
+};
+const NOT_FIELD = new Set(['hidden', 'submit', 'button', 'image', 'reset']);
+const isField = (el: Element) =>
+  el.name === 'input' ? !typeIs(el, NOT_FIELD) : el.name === 'select' || el.name === 'textarea';
+const NOT_SUBMIT = new Set(['button', 'reset']);
+const SUBMIT_INPUT = new Set(['submit', 'image']);
+const isSubmit = (el: Element) =>
+  el.name === 'button' ? !typeIs(el, NOT_SUBMIT) : el.name === 'input' && typeIs(el, SUBMIT_INPUT);
 
 function labelled($: CheerioAPI, field: Element): boolean {
   const a = field.attribs;
@@ -15,17 +29,12 @@ function labelled($: CheerioAPI, field: Element): boolean {
 }
 
 function submitText($: CheerioAPI, form: Element): string {
-  const btn = $(form)
-    .find(
-      'button:not([type="button" i]):not([type="reset" i]), input[type="submit" i], input[type="image" i]',
-    )
-    .first();
-  if (btn.length === 0) return '';
-  const el = btn.get(0) as Element;
+  const el = descendants(form, isSubmit)[0];
+  if (!el) return '';
   return collapse(
     el.name === 'input'
       ? (el.attribs.value ?? el.attribs.alt ?? '')
-      : btn.text() || (el.attribs['aria-label'] ?? ''),
+      : $(el).text() || (el.attribs['aria-label'] ?? ''),
   );
 }
 
@@ -48,7 +57,7 @@ export default defineCheck({
       const action = (form.attribs.action ?? '').trim();
       const hasAction = action !== '' && !action.toLowerCase().startsWith('javascript:');
       const submit = submitText($, form);
-      const fields = $(form).find(FIELDS).get();
+      const fields = descendants(form, isField);
       const labelShare =
         fields.length === 0 ? 1 : fields.filter((f) => labelled($, f)).length / fields.length;
       const score = (hasAction ? 0.35 : 0) + (submit ? 0.3 : 0) + 0.35 * labelShare;

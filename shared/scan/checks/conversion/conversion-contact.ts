@@ -1,5 +1,10 @@
 import { defineCheck, fail, pass, warn } from '../../check.ts';
-import { hasEmailInText, phoneCountries, phonesInText } from '../../computed/contact.ts';
+import {
+  hasEmailInText,
+  matchesBeforeDigitRun,
+  phoneCountries,
+  phonesInText,
+} from '../../computed/contact.ts';
 import { loadDocument } from '../../computed/document.ts';
 import { isLinkOfKind } from '../content/lib/link-words.ts';
 import { bodyText, collapse, collapsedText, htmlLang, isRealHref, listText } from '../content/lib/page.ts';
@@ -13,6 +18,9 @@ import { hasType, structuredData } from '../seo/lib/structured-data.ts';
 // A number introduced as a phone number counts even when libphonenumber cannot place it.
 const PHONE_AFTER_WORD =
   /(?:\btel|\btlf|phone|telefon|téléphone|teléfono|telefone|telefono|call|hotline|☎|📞)[^0-9+\n]{0,30}[+(]?\d[\d\s().-]{6,}\d/iu;
+// From the start of the longest word (9 UTF-16 units) to the digit run: 30 characters of up to
+// 2 units each and a + or (.
+const PHONE_LEAD = 9 + 2 * 30 + 1;
 
 export default defineCheck({
   meta: {
@@ -44,7 +52,7 @@ export default defineCheck({
     if (!found.includes('email link') && hasEmailInText(text)) found.push('email address');
     if (
       !found.includes('phone link') &&
-      (PHONE_AFTER_WORD.test(text) ||
+      (matchesBeforeDigitRun(PHONE_AFTER_WORD, text, PHONE_LEAD) ||
         phonesInText(text, phoneCountries(htmlLang($), Page.finalUrl)).length > 0)
     )
       found.push('phone number');

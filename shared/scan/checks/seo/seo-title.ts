@@ -1,6 +1,10 @@
+import type { Element } from 'domhandler';
 import { defineCheck, fail, pass, warn } from '../../check.ts';
 import { loadDocument } from '../../computed/document.ts';
-import { collapse } from '../content/lib/page.ts';
+import { collapse, hasAncestorOrSelf } from '../content/lib/page.ts';
+
+// $(el).closest('svg') without compiling the selector for each title.
+const inSvg = (el: Element) => el.name === 'svg';
 
 // Search results show about 50-60 characters of a title (Google truncates by pixel width, ~600px);
 // under 10 characters rarely describes a page.
@@ -19,7 +23,7 @@ export default defineCheck({
   run({ Page }) {
     const $ = loadDocument(Page.html);
     // <title> inside inline SVG names the graphic, not the page.
-    const titles = $('title').filter((_, el) => $(el).closest('svg').length === 0);
+    const titles = $('title').filter((_, el) => !hasAncestorOrSelf(el, inSvg));
     if (titles.length === 0) return fail('Page has no <title>');
     const text = collapse(titles.first().text());
     if (!text) return fail('Page has no <title>: the <title> element is empty');

@@ -1,5 +1,6 @@
 import type { CheerioAPI } from 'cheerio';
 import type { AnyNode, Element } from 'domhandler';
+import { perDocument } from '../../../computed/document.ts';
 import { closestElement, collapse, isElement, isHiddenByMarkup } from '../../content/lib/page.ts';
 
 // A reduced form of the W3C accessible-name computation (accname 1.2), enough to tell whether a
@@ -83,8 +84,22 @@ export interface AccessibleName {
     | 'none';
 }
 
-/** Accessible name of an element and where it came from. */
-export function accessibleName($: CheerioAPI, el: Element): AccessibleName {
+/**
+ * Accessible name of an element and where it came from; once per element and document (the link,
+ * button and CTA checks ask for the same links and buttons). Shared: read-only.
+ */
+export function accessibleName($: CheerioAPI, el: Element): Readonly<AccessibleName> {
+  const names = perDocument($, newNames);
+  let name = names.get(el);
+  if (!name) {
+    name = computeName($, el);
+    names.set(el, name);
+  }
+  return name;
+}
+const newNames = (_$: CheerioAPI) => new Map<Element, Readonly<AccessibleName>>();
+
+function computeName($: CheerioAPI, el: Element): AccessibleName {
   const by = labelledBy($, el);
   if (by) return { name: by, source: 'aria-labelledby' };
   const aria = collapse(el.attribs['aria-label'] ?? '');

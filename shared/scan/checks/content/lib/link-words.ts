@@ -476,7 +476,10 @@ export function defaultCountry(tag: string | null | undefined): string | undefin
 const NO_SPACES = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Hangul}]/u;
 
 /** Lower case without diacritics, so "Confidentialité", "confidentialite" and "İletişim" match their words. */
-export const fold = (s: string) => s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+export const fold = (s: string) =>
+  // ASCII has no combining marks and is its own NFD form: most link texts, hrefs and English prose.
+  PRINTABLE_ASCII.test(s) ? s.toLowerCase() : s.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+const PRINTABLE_ASCII = /^[\t\n\v\f\r -~]*$/;
 
 function compile(list: readonly string[]): RegExp | null {
   if (list.length === 0) return null;
@@ -510,8 +513,21 @@ const FOLLOW = new Set(
   ),
 );
 
+// The contact and privacy checks each ask about every link of the page: segments are kept per href.
+const segments = new Map<string, string>();
+
 /** The last path segment of an href, decoded, with - _ . + as spaces and no file extension. */
 function hrefSegment(href: string): string {
+  let seg = segments.get(href);
+  if (seg === undefined) {
+    if (segments.size >= 5_000) segments.clear();
+    seg = readHrefSegment(href);
+    segments.set(href, seg);
+  }
+  return seg;
+}
+
+function readHrefSegment(href: string): string {
   const path = href
     .replace(/[?#].*$/, '')
     .replace(/\/+$/, '')

@@ -97,8 +97,7 @@ export function collapsedText($: CheerioAPI, el: Element): string {
 const textMemo = (_$: CheerioAPI) => new Map<Element, string>();
 
 /** The body's rendered text (computed once per document). */
-export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyText);
-const readBodyText = ($: CheerioAPI) => textOf($('body').get(0));
+export const bodyText = ($: CheerioAPI): string => perDocument($, readBodyTexts).body;
 
 const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
 
@@ -108,9 +107,43 @@ const NOT_MAIN = new Set([...NOT_RENDERED, 'header', 'nav', 'footer', 'aside']);
  */
 export const mainText = ($: CheerioAPI): string => perDocument($, readMainText);
 function readMainText($: CheerioAPI): string {
-  const marked =
-    $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
-  return marked ? textOf(marked) : textOf($('body').get(0), NOT_MAIN);
+  const marked = markedMain($);
+  return marked ? textOf(marked) : (perDocument($, readBodyTexts).unmarkedMain ?? '');
+}
+const markedMain = ($: CheerioAPI): Element | undefined =>
+  $('main, [role="main"]').get(0) ?? ($('article').length === 1 ? $('article').get(0) : undefined);
+
+/**
+ * textOf(body) and, when no main content is marked up (most pages), textOf(body, NOT_MAIN) from
+ * the same walk: the second skips what the first skips and header, nav, footer and aside too.
+ */
+function readBodyTexts($: CheerioAPI): { body: string; unmarkedMain: string | null } {
+  const body = $('body').get(0);
+  const all: string[] = [];
+  const main: string[] | null = markedMain($) ? null : [];
+  const walk = (n: AnyNode, inMain: boolean) => {
+    if (n.type === 'text') {
+      const data = (n as unknown as { data: string }).data;
+      all.push(data);
+      if (inMain) main?.push(data);
+      return;
+    }
+    if (!isElement(n)) return;
+    if (NOT_RENDERED.has(n.name) || isHiddenByMarkup(n)) return;
+    const alsoMain = inMain && !NOT_MAIN.has(n.name);
+    const block = BLOCK.has(n.name);
+    if (block) {
+      all.push('\n');
+      if (alsoMain) main?.push('\n');
+    }
+    for (const c of n.children) walk(c, alsoMain);
+    if (block) {
+      all.push('\n');
+      if (alsoMain) main?.push('\n');
+    }
+  };
+  if (body) walk(body, true);
+  return { body: all.join(''), unmarkedMain: main ? main.join('') : null };
 }
 
 /**
@@ -125,8 +158,55 @@ export function words(text: string): string[] {
   return out;
 }
 
-/** wordCount(text), without building the list. */
-export const wordCount = (text: string): number => scanWords(text, null);
+/**
+ * wordCount(text), without building the list. The counts of the last few long texts are kept:
+ * several checks count the same body or main text (word count, content without JS, headings).
+ */
+export function wordCount(text: string): number {
+  if (text.length < MEMO_MIN_LENGTH) return scanWords(text, null);
+  let n = counted.get(text);
+  if (n === undefined) {
+    n = scanWords(text, null);
+    counted.set(text, n);
+    if (counted.size > MAX_COUNTED) counted.delete(counted.keys().next().value as string);
+  }
+  return n;
+}
+const MEMO_MIN_LENGTH = 2_000; // shorter texts are counted faster than a long key is hashed and compared
+const MAX_COUNTED = 8;
+const counted = new Map<string, number>();
+
+/** wordCount(text) >= n, reading only as far as the n-th word. */
+export function hasWords(text: string, n: number): boolean {
+  let found = 0;
+  for (let i = 0; i < text.length && found < n; ) {
+    const end = wordEnd(text, i);
+    if (end === i) i++;
+    else {
+      found++;
+      i = end;
+    }
+  }
+  return found >= n;
+}
+
+/**
+ * Calls `visit` with the start and end of each word of the text, as words(text) would slice it,
+ * without slicing; returns the number of words.
+ */
+export function forEachWord(text: string, visit: (start: number, end: number) => void): number {
+  let n = 0;
+  for (let i = 0; i < text.length; ) {
+    const end = wordEnd(text, i);
+    if (end === i) i++;
+    else {
+      n++;
+      visit(i, end);
+      i = end;
+    }
+  }
+  return n;
+}
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const bmpClass = new Uint8Array(0x10000); // 0 not yet looked up, 1 letter or digit, 2 neither
@@ -146,35 +226,55 @@ function wordCharAt(s: string, i: number): number {
   return cp > 0xffff && LETTER_OR_DIGIT.test(String.fromCodePoint(cp)) ? 2 : 0;
 }
 
+/** 1 for the ASCII characters in [\p{L}\p{N}]: A-Z, a-z, 0-9. */
+const ASCII_WORD = Uint8Array.from({ length: 128 }, (_, c) =>
+  /[A-Za-z0-9]/.test(String.fromCharCode(c)) ? 1 : 0,
+);
+
 const isJoiner = (c: number) => c === 39 || c === 0x2019 || c === 45; // ' ’ -
 
 function scanWords(s: string, out: string[] | null): number {
   let n = 0;
-  let i = 0;
-  let k = 0;
-  while (i < s.length) {
-    k = wordCharAt(s, i);
-    if (k === 0) {
+  for (let i = 0; i < s.length; ) {
+    const end = wordEnd(s, i);
+    if (end === i) {
       i++;
       continue;
     }
-    const start = i;
-    i += k;
-    for (;;) {
-      for (k = wordCharAt(s, i); k > 0 && i < s.length; k = wordCharAt(s, i)) i += k;
-      if (i + 1 < s.length && isJoiner(s.charCodeAt(i))) {
-        k = wordCharAt(s, i + 1);
-        if (k > 0) {
-          i += 1 + k;
-          continue;
-        }
-      }
-      break;
-    }
     n++;
-    out?.push(s.slice(start, i));
+    out?.push(s.slice(i, end));
+    i = end;
   }
   return n;
+}
+
+/** Where the word starting at `i` ends; `i` itself when no word starts there. */
+function wordEnd(s: string, i: number): number {
+  let k = wordCharAt(s, i);
+  if (k === 0) return i;
+  i += k;
+  for (;;) {
+    while (i < s.length) {
+      // ASCII letters and digits (most of most pages' text) straight from a fixed table.
+      const c = s.charCodeAt(i);
+      if (c < 128) {
+        if (ASCII_WORD[c] === 0) break;
+        i++;
+      } else {
+        k = wordCharAt(s, i);
+        if (k === 0) break;
+        i += k;
+      }
+    }
+    if (i + 1 < s.length && isJoiner(s.charCodeAt(i))) {
+      k = wordCharAt(s, i + 1);
+      if (k > 0) {
+        i += 1 + k;
+        continue;
+      }
+    }
+    return i;
+  }
 }
 
 export interface Heading {

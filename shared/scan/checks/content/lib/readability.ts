@@ -1,4 +1,4 @@
-import { wordCount as countWords, words } from './page.ts';
+import { forEachWord, hasWords, words } from './page.ts';
 
 // Flesch reading ease (Flesch 1948): 206.835 - 1.015 * words/sentence - 84.6 * syllables/word.
 // Calibrated for English only; 60-70 is "plain English", below 30 "very difficult".
@@ -44,7 +44,7 @@ export function fleschReadingEase(text: string): Readability {
   for (const line of text.split('\n')) {
     const lineWords = words(line);
     if (lineWords.length < 3) continue;
-    const sentences = line.split(/[.!?]+(?=\s|$)/).filter((s) => countWords(s) > 0);
+    const sentences = line.split(/[.!?]+(?=\s|$)/).filter((s) => hasWords(s, 1));
     sentenceCount += Math.max(1, sentences.length);
     wordCount += lineWords.length;
     for (const w of lineWords) syllableCount += syllables(w);
@@ -64,8 +64,14 @@ const FUNCTION_WORDS = new Set(
 /** Whether text reads as English: the page's lang when given, else the share of function words. */
 export function isEnglish(text: string, lang: string | null): boolean {
   if (lang) return /^en\b/i.test(lang);
-  const all = words(text).map((w) => w.toLowerCase());
-  if (all.length === 0) return false;
-  const common = all.filter((w) => FUNCTION_WORDS.has(w)).length;
-  return common / all.length >= 0.15;
+  // Counted in one pass without a list of every word: only words as short as a function word are
+  // lower-cased and looked up (a longer word never lower-cases to an ASCII function word).
+  let common = 0;
+  const all = forEachWord(text, (start, end) => {
+    if (end - start <= LONGEST_FUNCTION_WORD && FUNCTION_WORDS.has(text.slice(start, end).toLowerCase()))
+      common++;
+  });
+  if (all === 0) return false;
+  return common / all >= 0.15;
 }
+const LONGEST_FUNCTION_WORD = Math.max(...[...FUNCTION_WORDS].map((w) => w.length));
