@@ -26,13 +26,20 @@ export function routeInput(def: RouteDef): (ctx: RouteContext) => RouteInput<unk
       'body',
       schemas.body,
       rawBody === undefined || rawBody === null ? {} : rawBody,
+      def.validBody,
     );
     if (errors.length) throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     return { query, params, body };
   };
 }
 
-function parse(errors: FieldError[], where: string, schema: z.ZodType | undefined, value: unknown): unknown {
+function parse(
+  errors: FieldError[],
+  where: string,
+  schema: z.ZodType | undefined,
+  value: unknown,
+  quick?: (raw: unknown) => unknown,
+): unknown {
   // A NUL byte cannot be stored (Postgres text refuses it) and is never meaningful input.
   const nul = findNul(value, where);
   if (nul) {
@@ -40,6 +47,8 @@ function parse(errors: FieldError[], where: string, schema: z.ZodType | undefine
     return undefined;
   }
   if (!schema) return value;
+  const valid = quick?.(value);
+  if (valid !== undefined) return valid;
   const r = schema.safeParse(value);
   if (!r.success) {
     errors.push(...fieldErrors(where, r.error));

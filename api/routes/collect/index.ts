@@ -6,7 +6,7 @@ import { rateLimited } from '../../../shared/metrics.ts';
 import { callerOf, setRateHeaders } from '../../middlewares/guard.ts';
 import { ProblemSchema } from '../../openapi.ts';
 import { defineRoute } from '../../route.ts';
-import { CollectBody, CollectResult } from './schema.ts';
+import { CollectBody, CollectResult, validCollectBody } from './schema.ts';
 
 // POST /api/v1/collect: a site's server reports the requests it served. Authorised by the site's
 // ingest token or a B key of the site's account. Access is declared `public` because the
@@ -31,6 +31,7 @@ export default [
     tags: ['Agent traffic'],
     access: { kind: 'public' },
     request: { body: CollectBody },
+    validBody: validCollectBody,
     responses: {
       202: { description: 'Stored', schema: CollectResult },
       401: problem('Missing or invalid ingest token or API key'),

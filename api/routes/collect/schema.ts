@@ -6,6 +6,10 @@ const inWindow = (t: string | number) => {
   const ms = new Date(t).getTime();
   return Number.isFinite(ms) && ms >= EARLIEST && ms <= Date.now() + 24 * 3600_000;
 };
+const METHOD = /^[A-Za-z]{1,16}$/;
+const ABSOLUTE_URL = /^https?:\/\/[^\s]+$/;
+const validPath = (p: string) => p.startsWith('/') || ABSOLUTE_URL.test(p);
+const TRACKING_ID = /^site_[0-9A-Za-z]{16}$/;
 
 export const CollectItem = z
   .object({
@@ -13,15 +17,12 @@ export const CollectItem = z
       .union([z.string().max(64), z.number().int()])
       .refine(inWindow, 'time must be an ISO 8601 timestamp or epoch milliseconds between 2000 and tomorrow')
       .describe('When the request was served: ISO 8601 or epoch milliseconds'),
-    method: z.string().regex(/^[A-Za-z]{1,16}$/, 'an HTTP method'),
+    method: z.string().regex(METHOD, 'an HTTP method'),
     path: z
       .string()
       .min(1)
       .max(8192)
-      .refine(
-        (p) => p.startsWith('/') || /^https?:\/\/[^\s]+$/.test(p),
-        'a path starting with / or an absolute http(s) URL',
-      )
+      .refine(validPath, 'a path starting with / or an absolute http(s) URL')
       .describe('Path (with query) or absolute URL of the request'),
     status: z.number().int().min(100).max(599).nullish().describe('Response status the site answered'),
     ip: z
@@ -42,10 +43,7 @@ export const CollectItem = z
 
 export const CollectBody = z
   .object({
-    site: z
-      .string()
-      .regex(/^site_[0-9A-Za-z]{16}$/, 'a site_ tracking id')
-      .describe('Tracking id of the site'),
+    site: z.string().regex(TRACKING_ID, 'a site_ tracking id').describe('Tracking id of the site'),
     requests: z.array(CollectItem).min(1).max(1000),
   })
   .meta({ id: 'CollectBatch' });
@@ -62,3 +60,51 @@ export const CollectResult = z
     invalid: z.number().int().describe('Always 0: a batch with an invalid item is refused whole'),
   })
   .meta({ id: 'CollectResult' });
+
+const ITEM_KEYS = new Set(['time', 'method', 'path', 'status', 'ip', 'user_agent', 'referer']);
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const optionalText = (v: unknown, max: number) =>
+  v === undefined || v === null || (typeof v === 'string' && v.length <= max);
+
+/** An item CollectItem passes as it is. Items with headers (or any other key) are left to zod. */
+function plainValidItem(v: unknown): boolean {
+  if (!isObject(v)) return false;
+  for (const k of Object.keys(v)) if (!ITEM_KEYS.has(k)) return false;
+  const { time, method, path, status, ip, user_agent: ua, referer } = v;
+  return (
+    (typeof time === 'number'
+      ? Number.isSafeInteger(time) && inWindow(time)
+      : typeof time === 'string' && time.length <= 64 && inWindow(time)) &&
+    typeof method === 'string' &&
+    METHOD.test(method) &&
+    typeof path === 'string' &&
+    path.length >= 1 &&
+    path.length <= 8192 &&
+    validPath(path) &&
+    (status === undefined ||
+      status === null ||
+      (typeof status === 'number' && Number.isSafeInteger(status) && status >= 100 && status <= 599)) &&
+    typeof ip === 'string' &&
+    ip.length <= 64 &&
+    validIp(ip) &&
+    typeof ua === 'string' &&
+    ua.length <= 4096 &&
+    optionalText(referer, 4096)
+  );
+}
+
+/**
+ * CollectBody's quick path (RouteDef.validBody): the body itself when zod would accept it and
+ * return an equal value (no unknown keys to strip, no headers), otherwise undefined and zod
+ * parses it (and names the errors). zod's parse was about a tenth of a collect batch's Node time.
+ */
+export function validCollectBody(raw: unknown): z.output<typeof CollectBody> | undefined {
+  if (!isObject(raw)) return undefined;
+  for (const k of Object.keys(raw)) if (k !== 'site' && k !== 'requests') return undefined;
+  const { site, requests } = raw;
+  if (typeof site !== 'string' || !TRACKING_ID.test(site)) return undefined;
+  if (!Array.isArray(requests) || requests.length < 1 || requests.length > 1000) return undefined;
+  for (const item of requests) if (!plainValidItem(item)) return undefined;
+  return raw as z.output<typeof CollectBody>;
+}
