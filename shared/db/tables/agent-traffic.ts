@@ -48,18 +48,9 @@ export interface AgentRollupsTable {
   last_at: Date;
 }
 
-/** agent_rollups summed per UTC day (sql/020). */
-export interface AgentDailyRollupsTable {
-  site_id: string;
+/** agent_rollups summed per UTC day (sql/020): the same columns, `day` in place of `hour`. */
+export interface AgentDailyRollupsTable extends Omit<AgentRollupsTable, 'hour'> {
   day: ColumnType<Date, string, string>;
-  platform: string;
-  agent: string;
-  type: string;
-  verification: Verification;
-  visits: string;
-  errors: string;
-  first_at: Date;
-  last_at: Date;
 }
 
 export interface AgentPageRollupsTable {
