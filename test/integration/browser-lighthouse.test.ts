@@ -7,7 +7,7 @@ import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
 import { createLighthouseRunner, lighthouseStats } from '../../worker/browser/lighthouse.ts';
 import { createBrowserPool, type WorkerBrowserPool } from '../../worker/browser/pool.ts';
-import { groupMembers } from '../../worker/browser/processes.ts';
+import { autogroupOf, BACKGROUND_NICE, groupMembers } from '../../worker/browser/processes.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
@@ -95,6 +95,8 @@ describe('Lighthouse in a warm child process', { skip }, () => {
       const first = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);
       pid = runner.pid;
       assert.ok(pid, 'the child stays up after its run');
+      // A session of its own: its scheduler autogroup weighs below the worker's.
+      if (autogroupOf('self')) assert.equal(autogroupOf(pid)?.nice, BACKGROUND_NICE);
       const rendered = await gatherRendered({ url: site.url }, pool);
       assert.equal(rendered.title, 'Small page');
       const second = await gatherLighthouse({ url: site.url, timeoutMs: 120_000 }, runner);

@@ -8,6 +8,7 @@ import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
 import { BrowserError, findChromium } from '../../worker/browser/chromium.ts';
 import { createBrowserPool, type WorkerBrowserPool } from '../../worker/browser/pool.ts';
 import {
+  autogroupOf,
   BACKGROUND_NICE,
   findProcesses,
   groupMembers,
@@ -118,6 +119,10 @@ describe('browser pool + Rendered gatherer', { skip }, () => {
     const above = nices.filter((n) => n < BACKGROUND_NICE);
     // Chromium gives its own threads nice 0 or -8 (compositor, IO, audio), as root it may.
     assert.deepEqual(above, [], `${above.length} of ${nices.length} threads above nice ${BACKGROUND_NICE}`);
+    // Its session is a scheduler autogroup of its own where the kernel makes them: weighted by
+    // the group's nice value, not by its threads'.
+    if (autogroupOf('self'))
+      for (const pid of pool.stats.pids) assert.equal(autogroupOf(pid)?.nice, BACKGROUND_NICE, `pid ${pid}`);
   });
 
   it('sends every browser request through the policy proxy: a forbidden port gets nothing', async () => {

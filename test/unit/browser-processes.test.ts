@@ -5,10 +5,12 @@ import { existsSync } from 'node:fs';
 import { getPriority } from 'node:os';
 import { describe, it } from 'node:test';
 import {
+  autogroupOf,
   BACKGROUND_NICE,
   findProcesses,
   groupMembers,
   killGroupAndWait,
+  lowerAutogroup,
   lowerPriority,
 } from '../../worker/browser/processes.ts';
 
@@ -59,6 +61,29 @@ describe('process-group helpers', { skip: !existsSync('/proc/self/stat') && 'nee
       for (const p of members) assert.equal(getPriority(p.pid), BACKGROUND_NICE, `pid ${p.pid}`);
     } finally {
       await killGroupAndWait(pgid);
+    }
+  });
+
+  it("lower a detached group's scheduler autogroup, and never the caller's own", {
+    skip: !autogroupOf('self') && 'the kernel groups no sessions (no /proc/self/autogroup)',
+  }, async () => {
+    const own = autogroupOf('self')!;
+    // Detached: a session, so an autogroup, of its own, like the pool's Chromium.
+    const detached = spawn('sleep', ['60'], { detached: true, stdio: 'ignore' });
+    // Not detached: it shares our session and autogroup, which must keep its weight.
+    const attached = spawn('sleep', ['60'], { stdio: 'ignore' });
+    try {
+      const theirs = autogroupOf(detached.pid!)!;
+      assert.notEqual(theirs.name, own.name);
+      assert.equal(theirs.nice, 0, 'a new session starts at autogroup nice 0');
+      await lowerPriority(new Set([detached.pid!]));
+      assert.deepEqual(autogroupOf(detached.pid!), { name: theirs.name, nice: BACKGROUND_NICE });
+
+      assert.equal(lowerAutogroup(attached.pid!), false);
+      assert.deepEqual(autogroupOf('self'), own, "the caller's autogroup is untouched");
+    } finally {
+      detached.kill('SIGKILL');
+      attached.kill('SIGKILL');
     }
   });
 });

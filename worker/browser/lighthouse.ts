@@ -5,7 +5,7 @@ import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
 import { BrowserError } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
 import type { DevtoolsSession, WorkerBrowserPool } from './pool.ts';
-import { killGroup, killGroupAndWait, lowerPriority } from './processes.ts';
+import { killGroup, killGroupAndWait, lowerAutogroup, lowerPriority } from './processes.ts';
 
 // Lighthouse runs in a child process that stays warm across runs (Node started and Lighthouse
 // imported once, not per scan), one run at a time per worker process (its maintainers: never two
@@ -87,6 +87,8 @@ class WarmChild {
     });
     this.pgid = this.proc.pid;
     if (this.pgid) childGroups.add(this.pgid);
+    // Before it imports Lighthouse: its session's scheduler share below the worker's.
+    if (this.pgid) lowerAutogroup(this.pgid);
     started++;
     this.proc.stderr?.setEncoding('utf8');
     this.proc.stderr?.on('data', (chunk: string) => {

@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { setPriority } from 'node:os';
 
@@ -126,12 +126,42 @@ export const BACKGROUND_NICE = 10;
  * (renderers forked by the zygote, a child's new threads) inherit the value from their maker.
  */
 export async function lowerPriority(pgids: ReadonlySet<number>, nice = BACKGROUND_NICE): Promise<void> {
+  for (const pgid of pgids) lowerAutogroup(pgid, nice);
   for (const { tid } of await groupThreads(pgids)) {
     try {
       setPriority(tid, nice);
     } catch {
       // exited, or not ours to change: it keeps its priority
     }
+  }
+}
+
+/**
+ * Where the kernel groups processes by session (CONFIG_SCHED_AUTOGROUP, on by default), a
+ * detached child (a session of its own: the pool's Chromium, the Lighthouse child) is scheduled
+ * as one autogroup with the same share as the worker's whole session, whatever its threads' nice
+ * values: during full scans the worker's event loop then waited 50-270 ms for a core while
+ * runnable. The autogroup's own nice value weights the group; raising it needs no privilege.
+ * Never applied to our own autogroup (a child that did not start a session shares it).
+ */
+export function lowerAutogroup(pid: number, nice = BACKGROUND_NICE): boolean {
+  const group = autogroupOf(pid);
+  if (!group || group.name === autogroupOf('self')?.name) return false;
+  try {
+    writeFileSync(`/proc/${pid}/autogroup`, String(nice));
+    return true;
+  } catch {
+    return false; // exited, or not ours
+  }
+}
+
+/** A process's autogroup ("/autogroup-85 nice 0"), or null where the kernel has none. */
+export function autogroupOf(pid: number | 'self'): { name: string; nice: number } | null {
+  try {
+    const m = /^(\S+) nice (-?\d+)/.exec(readFileSync(`/proc/${pid}/autogroup`, 'utf8'));
+    return m ? { name: m[1]!, nice: Number(m[2]) } : null;
+  } catch {
+    return null;
   }
 }
 
