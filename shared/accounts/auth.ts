@@ -7,7 +7,7 @@ import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 import { hashKey, keyVariant } from './keys.ts';
-import { type RateState, toRateState, WINDOW } from './rate-limit.ts';
+import { type RateState, WINDOW } from './rate-limit.ts';
 
 // Tier limits (decisions.md): calls per rolling hour.
 export const TIER_LIMITS: Record<ApiTier, number> = {
@@ -134,7 +134,9 @@ export async function authenticate(db: Kysely<Database>, header: string | undefi
   };
 }
 
+/** One row per distinct key of a batch (admit_keys_counted, sql/021). */
 interface AdmitRow {
+  /** The key's position (1-based) among the batch's distinct keys. */
   ord: number;
   id: string;
   account_id: string;
@@ -143,10 +145,11 @@ interface AdmitRow {
   rate_limit: number;
   revoked: boolean;
   last_used_at: Date | null;
-  allowed: boolean;
-  remaining: number;
-  reset_at: Date;
-  /** The account's columns: on each key's first row of a batch only (null on the others). */
+  /** The bucket's count before this batch's take, and how many of the key's calls it granted (null when revoked). */
+  count_before: number | null;
+  granted: number | null;
+  /** When the oldest counted second leaves the window (epoch seconds). */
+  reset_epoch: number | null;
   email: string | null;
   account_tier: ApiTier;
   beta_flags: Record<string, boolean>;
@@ -155,26 +158,27 @@ interface AdmitRow {
   plan: Plan | null;
 }
 
-/** A keyed call's answer from a batch: its row, and its key's account (absent for a revoked key). */
+/** A keyed call's answer from a batch: its key's row, its own rate state, and the key's account. */
 interface Admitted {
   row: AdmitRow;
+  rate: RateState;
   account?: AccountView;
 }
 
 const TIER_LIMITS_JSON = JSON.stringify(TIER_LIMITS);
-const ADMIT_KEYS = 'select * from admit_keys($1::bytea[], $2::jsonb, $3::interval)';
+const ADMIT_KEYS = 'select * from admit_keys_counted($1::bytea[], $2::int[], $3::jsonb, $4::interval)';
 
 /**
- * admit_keys as a named statement: parsed and planned once per connection, then only bound and
- * run. A migration that changes the function's result columns while this process runs leaves
- * every connection's prepared plan refusing to run ("cached plan must not change result type",
- * 0A000); the process then sends the statement unnamed, planned per call, until it restarts.
+ * admit_keys_counted as a named statement: parsed and planned once per connection, then only
+ * bound and run. A migration that changes the function's result columns while this process runs
+ * leaves every connection's prepared plan refusing to run ("cached plan must not change result
+ * type", 0A000); the process then sends the statement unnamed, planned per call, until it restarts.
  */
 let preparedAdmitKeys = true;
 async function admitKeysQuery(pool: pg.Pool, values: unknown[]): Promise<{ rows: AdmitRow[] }> {
   if (preparedAdmitKeys) {
     try {
-      return await pool.query<AdmitRow>({ name: 'admit_keys', text: ADMIT_KEYS, values });
+      return await pool.query<AdmitRow>({ name: 'admit_keys_counted', text: ADMIT_KEYS, values });
     } catch (err) {
       if (!(isPgError(err) && err.code === '0A000')) throw err;
       preparedAdmitKeys = false;
@@ -186,35 +190,64 @@ async function admitKeysQuery(pool: pg.Pool, values: unknown[]): Promise<{ rows:
 /** One batcher per database handle: keyed calls of this process share its statements. */
 const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | undefined>>();
 
-function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefined> {
-  let batcher = admitBatchers.get(db);
-  if (!batcher) {
-    const pool = poolOf(db);
-    batcher = new Batcher(async (hashes) => {
-      const values = [hashes, TIER_LIMITS_JSON, WINDOW];
-      const { rows } = pool
-        ? await admitKeysQuery(pool, values)
-        : await sql<AdmitRow>`select * from admit_keys(${hashes}::bytea[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
-            db,
-          );
-      const byOrd: (Admitted | undefined)[] = new Array(hashes.length);
-      const accounts = new Map<string, AccountView>(); // by key: rows come key by key, first row first
-      for (const row of rows) {
-        let account = accounts.get(row.id);
-        if (!account && row.email !== null && !row.revoked) {
-          account = toAccountView({
+/**
+ * A batch's calls grouped by key: the statement takes each key once with its number of calls,
+ * and the key's calls are answered from its row in arrival order (the i-th is granted while
+ * i <= granted, with the remaining count after it).
+ */
+async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admitted | undefined)[]> {
+  const byKey = new Map<string, number[]>(); // key hash (binary string) -> the calls' positions
+  const distinct: Buffer[] = [];
+  for (let i = 0; i < hashes.length; i++) {
+    const id = hashes[i]!.toString('latin1');
+    const calls = byKey.get(id);
+    if (calls) calls.push(i);
+    else {
+      byKey.set(id, [i]);
+      distinct.push(hashes[i]!);
+    }
+  }
+  const counts = distinct.map((h) => byKey.get(h.toString('latin1'))!.length);
+  const pool = poolOf(db);
+  const values = [distinct, counts, TIER_LIMITS_JSON, WINDOW];
+  const { rows } = pool
+    ? await admitKeysQuery(pool, values)
+    : await sql<AdmitRow>`select * from admit_keys_counted(${distinct}::bytea[], ${counts}::int[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
+        db,
+      );
+  const out: (Admitted | undefined)[] = new Array(hashes.length);
+  for (const row of rows) {
+    const calls = byKey.get(distinct[row.ord - 1]!.toString('latin1'))!;
+    const account =
+      row.email !== null && !row.revoked
+        ? toAccountView({
             ...row,
             email: row.email,
             id: row.account_id,
             tier: row.account_tier,
             created_at: row.account_created_at,
-          });
-          accounts.set(row.id, account);
-        }
-        byOrd[row.ord - 1] = { row, account };
-      }
-      return byOrd;
-    });
+          })
+        : undefined;
+    const limit = row.rate_limit;
+    const before = row.count_before ?? 0;
+    const granted = row.granted ?? 0;
+    const reset = Math.ceil(row.reset_epoch ?? 0);
+    for (let c = 0; c < calls.length; c++) {
+      const allowed = c < granted;
+      out[calls[c]!] = {
+        row,
+        account,
+        rate: { allowed, limit, remaining: allowed ? Math.max(0, limit - before - c - 1) : 0, reset },
+      };
+    }
+  }
+  return out;
+}
+
+function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefined> {
+  let batcher = admitBatchers.get(db);
+  if (!batcher) {
+    batcher = new Batcher((hashes) => admitBatch(db, hashes));
     admitBatchers.set(db, batcher);
   }
   return batcher;
@@ -222,7 +255,7 @@ function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefine
 
 /**
  * A keyed call's authentication and its count in the rolling hour, in one statement shared with
- * the other keyed calls in flight (admit_keys, sql/017): the key by its hash, then its take
+ * the other keyed calls in flight (admit_keys_counted, sql/021): the key by its hash, then its take
  * from the key's bucket when it is live.
  */
 export async function authenticateAndTake(
@@ -235,7 +268,7 @@ export async function authenticateAndTake(
   if (!keyHash) return { ok: false, reason: 'malformed' };
   const admitted = await admitBatcher(db).load(keyHash);
   if (!admitted) return { ok: false, reason: 'unknown' };
-  const { row, account } = admitted;
+  const { row, account, rate } = admitted;
   if (row.revoked) return { ok: false, reason: 'revoked' };
   touchLastUsed(db, String(row.id), row.last_used_at);
   const principal: Principal = {
@@ -246,5 +279,5 @@ export async function authenticateAndTake(
     limit: row.rate_limit,
     account,
   };
-  return { ok: true, principal, rate: toRateState(row, row.rate_limit) };
+  return { ok: true, principal, rate };
 }

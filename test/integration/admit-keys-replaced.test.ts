@@ -22,7 +22,7 @@ after(async () => {
   await db.drop();
 });
 
-describe('keyed admission when admit_keys changes under a running process', () => {
+describe('keyed admission when admit_keys_counted changes under a running process', () => {
   it('keeps admitting after the function is replaced with other result columns', async () => {
     const { key } = await createAccount(handle.db, {
       email: 'replaced@example.test',
@@ -33,15 +33,15 @@ describe('keyed admission when admit_keys changes under a running process', () =
     assert.equal(first.ok, true);
 
     // As a later migration might: the same arguments, one more result column.
-    await sql`alter function admit_keys(bytea[], jsonb, interval) rename to admit_keys_before`.execute(
+    await sql`alter function admit_keys_counted(bytea[], integer[], jsonb, interval) rename to admit_keys_before`.execute(
       handle.db,
     );
-    await sql`create function admit_keys(p_hashes bytea[], p_tier_limits jsonb, p_window interval)
+    await sql`create function admit_keys_counted(p_hashes bytea[], p_counts integer[], p_tier_limits jsonb, p_window interval)
       returns table (ord integer, id bigint, account_id bigint, variant text, tier text, rate_limit integer,
-        revoked boolean, last_used_at timestamptz, allowed boolean, remaining integer, reset_at timestamptz,
+        revoked boolean, last_used_at timestamptz, count_before integer, granted integer, reset_epoch double precision,
         email text, account_tier text, beta_flags jsonb, notification_preferences jsonb,
         account_created_at timestamptz, plan text, added integer)
-      language sql as $$ select b.*, 1 from admit_keys_before(p_hashes, p_tier_limits, p_window) b $$`.execute(
+      language sql as $$ select b.*, 1 from admit_keys_before(p_hashes, p_counts, p_tier_limits, p_window) b $$`.execute(
       handle.db,
     );
 

@@ -10,7 +10,7 @@ import { createDb, type Db } from '../../shared/db/pool.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-// The rolling hour (rate_limit_take and admit_keys, per-second counts since sql/017): hits older than an hour stop counting, the
+// The rolling hour (rate_limit_take and admit_keys_counted, per-second counts since sql/017): hits older than an hour stop counting, the
 // hourly prune drops only those, and per-IP buckets follow X-Forwarded-For only with TRUST_PROXY.
 
 let db: TestDatabase;
@@ -25,11 +25,14 @@ after(async () => {
   await db.drop();
 });
 
-/** Moves a bucket's hits back in time, as if they had been made `age` ago. */
-const age = (bucket: string, by: string) =>
-  sql`update rate_limit_seconds set second = second - ${by}::interval where bucket = ${bucket}`.execute(
+/** Moves a bucket's hits back in time, as if they had been made `age` ago (with the first and last second its row keeps). */
+const age = async (bucket: string, by: string) => {
+  await sql`update rate_limit_seconds set second = second - ${by}::interval where bucket = ${bucket}`.execute(
     handle.db,
   );
+  await sql`update rate_limit_buckets set oldest = oldest - ${by}::interval, newest = newest - ${by}::interval
+             where bucket = ${bucket}`.execute(handle.db);
+};
 
 const hits = async (bucket: string) =>
   Number(
@@ -53,9 +56,24 @@ async function store50kHits(bucket: string) {
   await sql`analyze rate_limit_seconds`.execute(handle.db);
 }
 
-/** The batched admission of these key hashes, as a table to select from (sql/016). */
+/**
+ * The batched admission of these key hashes as the API makes it (sql/021): each key once with its
+ * number of calls, then one answer per call, in the calls' order (`ord`), as a table to select from.
+ */
 const admitKeys = (hashes: Buffer[]) =>
-  sql`admit_keys(${hashes}::bytea[], ${JSON.stringify(TIER_LIMITS)}::jsonb, '1 hour'::interval)`;
+  sql`(with calls as (select c.h, c.o from unnest(${hashes}::bytea[]) with ordinality as c(h, o)),
+        keyed as (select h, count(*)::int as n, array_agg(o::int order by o) as ords,
+                         row_number() over (order by min(o)) as k
+                    from calls group by h),
+        admitted as (select * from admit_keys_counted(
+                       (select array_agg(h order by k) from keyed), (select array_agg(n order by k) from keyed),
+                       ${JSON.stringify(TIER_LIMITS)}::jsonb, '1 hour'::interval))
+      select keyed.ords[i] as ord, a.revoked,
+             case when not a.revoked then i <= a.granted end as allowed,
+             case when not a.revoked then case when i <= a.granted then a.rate_limit - a.count_before - i else 0 end end
+               as remaining,
+             case when i = 1 then a.email end as email, case when i = 1 then a.plan end as plan
+        from admitted a join keyed on keyed.k = a.ord, generate_subscripts(keyed.ords, 1) as i) as admitted`;
 
 /**
  * Rows `statement` read and wrote in the limiter's tables, per table, from Postgres'
@@ -231,7 +249,7 @@ describe('limiter cost', () => {
   });
 });
 
-describe('batched keyed admissions (admit_keys)', () => {
+describe('batched keyed admissions (admit_keys_counted)', () => {
   const admit = async (hashes: Buffer[]) =>
     (
       await sql<{

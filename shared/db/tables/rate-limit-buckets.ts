@@ -5,4 +5,9 @@
 export interface RateLimitBucketsTable {
   bucket: string;
   hits: number;
+  /** First and last counted second as the last keyed admission saw them (sql/021): its fast path. */
+  oldest: Date | null;
+  newest: Date | null;
+  /** The last fast-path take's grant (an UPDATE returns only new values). */
+  last_granted: number | null;
 }
