@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { AppError } from '../errors.ts';
 import { HostSlots, MAX_REQUESTS_PER_SITE } from '../net/host-slots.ts';
 import { NetError } from '../net/net-error.ts';
@@ -12,14 +11,14 @@ import {
   type RobotsTxtArtifact,
   type SitemapArtifact,
 } from '../scan/artifacts.ts';
-import { loadDocument } from '../scan/computed/document.ts';
 import { errorText } from '../scan/gatherers/fetch-text.ts';
 import { gatherPage } from '../scan/gatherers/page.ts';
 import { gatherResources } from '../scan/gatherers/resources.ts';
 import { gatherRobotsTxt } from '../scan/gatherers/robots-txt.ts';
 import { gatherSitemap } from '../scan/gatherers/sitemap.ts';
-import type { GatherContext } from '../scan/gatherers/types.ts';
+import type { CpuThread, GatherContext } from '../scan/gatherers/types.ts';
 import { groupsFor, isAllowed } from '../scan/parsers/robots-txt.ts';
+import { type CrawlRefs, crawlRefs, crawlKey as keyOf } from './crawl-refs.ts';
 
 // The audit crawl: the target page, then same-origin pages found in its links and the sitemap,
 // breadth first, with the quick gatherers (Page and Resources) on each. robots.txt is honoured
@@ -32,9 +31,6 @@ const PAGE_TIMEOUT_MS = 15_000;
 const RESOURCES_TIMEOUT_MS = 15_000;
 const FILE_TIMEOUT_MS = 12_000;
 const MAX_CRAWL_DELAY_S = 5;
-// Links to files that are not pages are never fetched as pages.
-const NOT_A_PAGE =
-  /\.(pdf|jpe?g|png|gif|webp|avif|svg|ico|bmp|tiff?|zip|gz|tgz|bz2|rar|7z|mp[34]|m4a|mov|avi|webm|ogg|wav|woff2?|ttf|otf|eot|css|js|mjs|json|xml|txt|csv|exe|dmg|iso|apk|docx?|xlsx?|pptx?|odt)$/i;
 
 export interface CrawlOptions {
   start: URL;
@@ -45,6 +41,8 @@ export interface CrawlOptions {
   signal: AbortSignal;
   log?: (msg: string) => void;
   onPage?: (pagesSoFar: number) => void;
+  /** Where pages are parsed for links and identities: a worker's scoring thread (else this one). */
+  cpuThread?: Pick<CpuThread, 'crawlRefs'>;
 }
 
 export interface CrawledPage {
@@ -137,7 +135,13 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     queue.push({ url: key, ...item });
   };
 
-  const addPage = async (page: PageArtifact, item: Omit<Item, 'url'>) => {
+  // Each kept page is parsed once, for both its links and its identities.
+  const refsOf = (page: PageArtifact): Promise<CrawlRefs> =>
+    opts.cpuThread
+      ? opts.cpuThread.crawlRefs({ html: page.html, finalUrl: page.finalUrl }, origin)
+      : new Promise((resolve) => resolve(crawlRefs(page, origin)));
+
+  const addPage = async (page: PageArtifact, item: Omit<Item, 'url'>, refs?: CrawlRefs) => {
     // An error page is a broken link: recorded, but its subresources and links are not followed.
     const Resources =
       page.status >= 400
@@ -147,13 +151,14 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
           );
     result.pages.push({ url: page.finalUrl, ...item, Page: page, Resources });
     opts.onPage?.(result.pages.length);
-    if (page.status >= 400) return;
-    for (const link of pageLinks(page, origin)) {
+    if (page.status >= 400 || !refs) return;
+    for (const link of refs.links) {
       enqueue(link, { depth: item.depth + 1, source: 'link', linkedFrom: page.finalUrl });
     }
   };
 
-  await addPage(start, { depth: 0, source: 'start', linkedFrom: null });
+  const startRefs = await refsOf(start);
+  await addPage(start, { depth: 0, source: 'start', linkedFrom: null }, startRefs);
   if (!isGatherError(sitemap)) {
     for (const url of sitemap.urls) {
       if (sameOrigin(url, origin)) enqueue(url, { depth: 1, source: 'sitemap', linkedFrom: null });
@@ -168,15 +173,15 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
   const finalSeen = new Set<string>([keyOf(start.finalUrl)]);
   // One page, one entry: its canonical URL and its body identify it as well as its final URL.
   const identities = new Map<string, string>();
-  const identify = (page: PageArtifact): string | null => {
-    for (const id of identitiesOf(page, origin)) {
+  const identify = (page: PageArtifact, refs: CrawlRefs): string | null => {
+    for (const id of refs.identities) {
       const first = identities.get(id);
       if (first) return first;
     }
-    for (const id of identitiesOf(page, origin)) identities.set(id, page.finalUrl);
+    for (const id of refs.identities) identities.set(id, page.finalUrl);
     return null;
   };
-  identify(start);
+  identify(start, startRefs);
 
   const visit = async (item: Item) => {
     if (!isAllowed(robots.body, CRAWLER_TOKEN, item.url)) {
@@ -207,14 +212,14 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
       result.skipped.notHtml.push(final);
       return;
     }
-    if (page.status < 400) {
-      const sameAs = identify(page);
-      if (sameAs) {
-        result.skipped.duplicates.push({ url: final, sameAs });
-        return;
-      }
+    if (page.status >= 400) return addPage(page, item);
+    const refs = await refsOf(page);
+    const sameAs = identify(page, refs);
+    if (sameAs) {
+      result.skipped.duplicates.push({ url: final, sameAs });
+      return;
     }
-    await addPage(page, item);
+    await addPage(page, item, refs);
   };
 
   await new Promise<void>((resolve) => {
@@ -302,56 +307,6 @@ function assertAllowed(robots: RobotsTxtArtifact, url: string): void {
 function crawlDelayOf(robots: RobotsTxtArtifact): number | null {
   const delays = groupsFor(robots.body, CRAWLER_TOKEN).flatMap((g) => (g.crawlDelay ? [g.crawlDelay] : []));
   return delays.length ? Math.min(Math.max(...delays), MAX_CRAWL_DELAY_S) : null;
-}
-
-/** Same-origin links of a page, absolute, without fragments; files that are not pages left out. */
-export function pageLinks(page: Pick<PageArtifact, 'html' | 'finalUrl'>, origin: string): string[] {
-  const $ = loadDocument(page.html);
-  let base: URL;
-  try {
-    base = new URL($('base[href]').first().attr('href') ?? page.finalUrl, page.finalUrl);
-  } catch {
-    base = new URL(page.finalUrl);
-  }
-  const out = new Set<string>();
-  $('a[href], area[href]').each((_, el) => {
-    const href = $(el).attr('href')?.trim();
-    if (!href || href.startsWith('#')) return;
-    let url: URL;
-    try {
-      url = new URL(href, base);
-    } catch {
-      return;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return;
-    if (url.origin !== origin || NOT_A_PAGE.test(url.pathname)) return;
-    out.add(keyOf(url.href));
-  });
-  return [...out];
-}
-
-/**
- * What makes two URLs one page: its same-origin canonical URL (rel=canonical), and its body's
- * hash (a server answering `/` and `/index.html` with the same document). Final URLs are
- * compared separately.
- */
-function identitiesOf(page: PageArtifact, origin: string): string[] {
-  const out = [`body:${createHash('sha256').update(page.html).digest('hex')}`];
-  const href = loadDocument(page.html)('link[rel~="canonical" i]').first().attr('href')?.trim();
-  if (href) {
-    try {
-      const canonical = new URL(href, page.finalUrl);
-      if (canonical.origin === origin) out.push(`canonical:${keyOf(canonical.href)}`);
-    } catch {}
-  }
-  return out;
-}
-
-/** The URL as the crawl identifies it: fragment dropped, everything else kept. */
-function keyOf(url: string): string {
-  const u = new URL(url);
-  u.hash = '';
-  return u.href;
 }
 
 function sameOrigin(url: string, origin: string): boolean {

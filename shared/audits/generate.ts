@@ -6,7 +6,7 @@ import { checksById } from '../scan/checks/index.ts';
 import { gatherLighthouse } from '../scan/gatherers/lighthouse.ts';
 import { gatherRendered } from '../scan/gatherers/rendered.ts';
 import { siteAuditModel } from '../scan/models/site-audit.ts';
-import { type CrawlResult, crawlSite } from './crawl.ts';
+import { type CrawlOptions, type CrawlResult, crawlSite } from './crawl.ts';
 import { type AuditReport, buildReportYielding } from './report.ts';
 
 // One audit, start to finish but without the database: crawl the target, render the key pages
@@ -28,6 +28,8 @@ export interface GenerateDeps {
   browser: BrowserProvider;
   /** The time the report is stamped with: the database clock, like every stored time. */
   now: () => Promise<Date>;
+  /** Where the crawl parses pages (a worker's scoring thread); this thread when absent. */
+  cpuThread?: CrawlOptions['cpuThread'];
 }
 
 const BROWSER_ARTIFACTS = new Set<ArtifactName>(['Rendered', 'Lighthouse']);
@@ -54,6 +56,7 @@ export async function generateReport(subject: AuditSubject, deps: GenerateDeps):
     signal: deps.signal,
     log: deps.log,
     onPage: deps.onPages,
+    cpuThread: deps.cpuThread,
   });
   const full = needsBrowser(subject.dimension) ? await renderKeyPages(crawl, deps) : new Map();
   return buildReportYielding({

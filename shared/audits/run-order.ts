@@ -3,6 +3,7 @@ import { stripNul, toJsonb } from '../db/json.ts';
 import { notify } from '../jobs/events.ts';
 import type { JobAttempt, JobContext } from '../jobs/job.ts';
 import { auditGenerationDuration, auditOrders } from '../metrics.ts';
+import { scoringThread } from '../scan/score-thread.ts';
 import { AuditFailure } from './crawl.ts';
 import { notifyDelivered } from './delivery.ts';
 import { generateReport } from './generate.ts';
@@ -78,6 +79,7 @@ async function runOrder(
         browser,
         log: (msg) => log.debug({ orderId }, msg),
         now: async () => (await sql<{ now: Date }>`select now() as now`.execute(db)).rows[0]!.now,
+        cpuThread: scoringThread, // pages are parsed off the worker's event loop
       },
     );
     // The report and the state change are one write: there is exactly one report per order.

@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { type CrawledDocument, type CrawlRefs, crawlRefs } from '../audits/crawl-refs.ts';
 import type { ArtifactSet, PageArtifact } from './artifacts.ts';
 import type { ModelScore } from './engine.ts';
 import { type PageRefs, pageRefs } from './gatherers/page-refs.ts';
@@ -81,7 +82,11 @@ function doHere(request: ThreadRequest, settle: Settle): void {
   if (request.kind !== 'score') {
     try {
       settle.resolve(
-        request.kind === 'pageRefs' ? pageRefs(request.page) : sitemapDigest(request.xml, request.keep),
+        request.kind === 'pageRefs'
+          ? pageRefs(request.page)
+          : request.kind === 'crawlRefs'
+            ? crawlRefs(request.page, request.origin)
+            : sitemapDigest(request.xml, request.keep),
       );
     } catch (err) {
       settle.reject(err);
@@ -120,8 +125,17 @@ export function sitemapDigestInThread(xml: string, keep: number): Promise<Sitema
   return inThread({ id: nextId++, kind: 'sitemapDigest', xml, keep }) as Promise<SitemapDigest>;
 }
 
-/** The gatherers' CPU-heavy reading in the scoring thread (GatherContext.cpuThread). */
-export const scoringThread: CpuThread = { pageRefs: pageRefsInThread, sitemapDigest: sitemapDigestInThread };
+/** crawlRefs (the audit crawl's links and identities of a page), off this thread's event loop. */
+export function crawlRefsInThread(page: CrawledDocument, origin: string): Promise<CrawlRefs> {
+  return inThread({ id: nextId++, kind: 'crawlRefs', page, origin }) as Promise<CrawlRefs>;
+}
+
+/** The gatherers' and the audit crawl's CPU-heavy reading in the scoring thread (GatherContext.cpuThread). */
+export const scoringThread: CpuThread = {
+  pageRefs: pageRefsInThread,
+  sitemapDigest: sitemapDigestInThread,
+  crawlRefs: crawlRefsInThread,
+};
 
 function inThread(request: ThreadRequest): Promise<unknown> {
   warmScoreThread();

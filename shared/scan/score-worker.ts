@@ -1,12 +1,14 @@
 import { setPriority } from 'node:os';
 import { isMainThread, parentPort } from 'node:worker_threads';
+import { type CrawledDocument, crawlRefs } from '../audits/crawl-refs.ts';
 import type { ArtifactSet, PageArtifact } from './artifacts.ts';
 import { pageRefs } from './gatherers/page-refs.ts';
 import { sitemapDigest } from './parsers/sitemap.ts';
 import { scoreArtifacts } from './score.ts';
 
 // The scoring thread's entry (started by score-thread.ts): scores the artifact sets posted to it,
-// reads pages' links and sitemaps for the quick gatherers (page-refs.ts, parsers/sitemap.ts), one request at a time, answering
+// reads pages' links and sitemaps for the quick gatherers (page-refs.ts, parsers/sitemap.ts) and
+// the audit crawl (audits/crawl-refs.ts), one request at a time, answering
 // each by its id. A request it cannot do or answer (a check's error escaping, a result that does
 // not clone) is handed back, so the caller does it in its own thread and gets the same result or
 // the same error it always would.
@@ -14,14 +16,23 @@ import { scoreArtifacts } from './score.ts';
 export type ThreadRequest =
   | { id: number; kind: 'score'; artifacts: ArtifactSet; models: readonly string[] }
   | { id: number; kind: 'pageRefs'; page: PageArtifact }
-  | { id: number; kind: 'sitemapDigest'; xml: string; keep: number };
+  | { id: number; kind: 'sitemapDigest'; xml: string; keep: number }
+  | { id: number; kind: 'crawlRefs'; page: CrawledDocument; origin: string };
 
 export type ThreadReply = { id: number; result: unknown } | { id: number; handBack: true };
 
 /** A request's work, in whichever thread runs it. */
 export function answer(request: ThreadRequest): unknown {
-  if (request.kind === 'score') return scoreArtifacts(request.artifacts, request.models);
-  return request.kind === 'pageRefs' ? pageRefs(request.page) : sitemapDigest(request.xml, request.keep);
+  switch (request.kind) {
+    case 'score':
+      return scoreArtifacts(request.artifacts, request.models);
+    case 'pageRefs':
+      return pageRefs(request.page);
+    case 'sitemapDigest':
+      return sitemapDigest(request.xml, request.keep);
+    case 'crawlRefs':
+      return crawlRefs(request.page, request.origin);
+  }
 }
 
 /**

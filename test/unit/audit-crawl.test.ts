@@ -1,18 +1,24 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AuditFailure, type CrawlResult, crawlSite, pageLinks } from '../../shared/audits/crawl.ts';
+import { AuditFailure, type CrawlResult, crawlSite } from '../../shared/audits/crawl.ts';
+import { pageLinks } from '../../shared/audits/crawl-refs.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
+import { closeScoreThread, scoringThread } from '../../shared/scan/score-thread.ts';
 import { startAuditSite } from '../fixtures/sites/audit-site/serve.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
-const crawl = (server: FixtureServer, opts: { maxPages?: number; path?: string; allow?: string } = {}) =>
+const crawl = (
+  server: FixtureServer,
+  opts: { maxPages?: number; path?: string; allow?: string; concurrency?: number; threaded?: boolean } = {},
+) =>
   crawlSite({
     start: new URL(opts.path ?? '/', server.origin),
     policy: createUrlPolicy(opts.allow ?? `127.0.0.1:${server.port}`),
     maxPages: opts.maxPages ?? 25,
     budgetMs: 60_000,
-    concurrency: 3,
+    concurrency: opts.concurrency ?? 3,
     signal: AbortSignal.timeout(60_000),
+    cpuThread: opts.threaded ? scoringThread : undefined,
   });
 
 const paths = (r: CrawlResult) => r.pages.map((p) => new URL(p.url).pathname);
@@ -168,5 +174,68 @@ describe('crawlSite refusals and failures', () => {
     assert.equal(r.crawlDelaySeconds, 1);
     robots = 'User-agent: SightlineBot\nCrawl-delay: 60\n';
     assert.equal((await crawl(server, { maxPages: 1 })).crawlDelaySeconds, 5);
+  });
+});
+
+describe('crawlSite parsing in the scoring thread', () => {
+  after(() => closeScoreThread());
+
+  it('audits a page under two URLs once, by body or by canonical URL, in either thread', async () => {
+    const page =
+      (body: string, head = '') =>
+      (_q: unknown, res: import('node:http').ServerResponse) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html' })
+          .end(`<!doctype html><title>t</title>${head}${body}`);
+    const home = '<a href="/index.html">home</a> <a href="/b">b</a> <a href="/b?ref=nav">b again</a>';
+    const site = await startFixtureServer({
+      routes: {
+        '/robots.txt': (_q, res) => res.writeHead(404).end(),
+        '/': page(home),
+        '/index.html': page(home), // the same body
+        // Another body under a tracking parameter: one page by its canonical URL alone.
+        '/b': (q, res) =>
+          page(
+            q.url?.includes('ref=') ? '<p>b, tracked</p>' : '<p>b</p>',
+            '<link rel="canonical" href="/b">',
+          )(q, res),
+      },
+    });
+    try {
+      for (const threaded of [false, true]) {
+        const r = await crawl(site, { concurrency: 1, threaded });
+        assert.deepEqual(paths(r), ['/', '/b'], `threaded: ${threaded}`);
+        assert.deepEqual(
+          r.skipped.duplicates.map((d) => [
+            new URL(d.url).pathname + new URL(d.url).search,
+            new URL(d.sameAs).pathname,
+          ]),
+          [
+            ['/index.html', '/'],
+            ['/b?ref=nav', '/b'],
+          ],
+          `threaded: ${threaded}`,
+        );
+      }
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("parses pages in a worker's scoring thread with the same result as in this thread", async () => {
+    const site = await startAuditSite();
+    try {
+      const here = await crawl(site, { concurrency: 1 });
+      const threaded = await crawl(site, { concurrency: 1, threaded: true });
+      assert.ok(here.pages.length > 5, `${here.pages.length} pages`);
+      assert.deepEqual(paths(threaded), paths(here));
+      assert.deepEqual(threaded.skipped, here.skipped);
+      assert.deepEqual(
+        threaded.pages.map((p) => [p.depth, p.source, p.linkedFrom]),
+        here.pages.map((p) => [p.depth, p.source, p.linkedFrom]),
+      );
+    } finally {
+      await site.close();
+    }
   });
 });

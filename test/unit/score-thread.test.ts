@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
+import { crawlRefs } from '../../shared/audits/crawl-refs.ts';
 import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import { pageRefs } from '../../shared/scan/gatherers/page-refs.ts';
 import { sitemapDigest } from '../../shared/scan/parsers/sitemap.ts';
 import { scoreArtifacts } from '../../shared/scan/score.ts';
 import {
   closeScoreThread,
+  crawlRefsInThread,
   pageRefsInThread,
   scoreInThread,
   sitemapDigestInThread,
@@ -101,6 +103,37 @@ describe('scoring thread', () => {
     assert.deepEqual(threaded[0]!.indexnow, { value: { key: '0123456789abcdef', location: null } });
     assert.ok('error' in threaded[1]!.openApi, JSON.stringify(threaded[1]));
     assert.ok('value' in threaded[1]!.resources);
+  });
+
+  it("reads the audit crawl's links and page identities there, as in this thread", async () => {
+    const docs = [
+      {
+        finalUrl: 'https://example.test/docs/index.html',
+        html: html(
+          '<a href="intro.html#top">a</a> <a href="/about">b</a> <a href="https://other.test/">c</a> <a href="x.pdf">d</a>',
+          '<base href="https://example.test/docs/"><link rel="canonical" href="https://example.test/docs/">',
+        ),
+      },
+      // A canonical URL on another origin is not an identity; a <base> that is not a URL falls back.
+      {
+        finalUrl: 'https://example.test/b',
+        html: html(
+          '<a href="/c">c</a>',
+          '<base href="http://[bad"><link rel="canonical" href="https://else.test/">',
+        ),
+      },
+    ];
+    const threaded = await Promise.all(docs.map((d) => crawlRefsInThread(d, 'https://example.test')));
+    docs.forEach((d, i) => {
+      assert.deepEqual(threaded[i], crawlRefs(d, 'https://example.test'));
+    });
+    assert.deepEqual(threaded[0]!.links, [
+      'https://example.test/docs/intro.html',
+      'https://example.test/about',
+    ]);
+    assert.equal(threaded[0]!.identities.length, 2, 'body and same-origin canonical');
+    assert.deepEqual(threaded[1]!.links, ['https://example.test/c']);
+    assert.equal(threaded[1]!.identities.length, 1, 'body only');
   });
 
   it('parses sitemaps there into the digest the gatherer keeps, as in this thread', async () => {

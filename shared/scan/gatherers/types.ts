@@ -1,3 +1,4 @@
+import type { CrawledDocument, CrawlRefs } from '../../audits/crawl-refs.ts';
 import type { HostSlots } from '../../net/host-slots.ts';
 import type { UrlPolicy } from '../../net/url-policy.ts';
 import type { PageArtifact } from '../artifacts.ts';
@@ -27,6 +28,8 @@ export interface CpuThread {
   pageRefs(page: PageArtifact): Promise<PageRefs>;
   /** One sitemap file, parsed and reduced (parsers/sitemap.ts). */
   sitemapDigest(xml: string, keep: number): Promise<SitemapDigest>;
+  /** A crawled page's same-origin links and identities (audits/crawl-refs.ts). */
+  crawlRefs(page: CrawledDocument, origin: string): Promise<CrawlRefs>;
 }
 
 export type ResourceFetch =
