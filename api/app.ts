@@ -66,7 +66,8 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     return async (rawCtx) => {
       const ctx = rawCtx as RouteContext;
       ctx.state.routeName = def.path;
-      await admit(ctx);
+      const admitting = admit(ctx);
+      if (admitting) await admitting;
       if (jsonOnly) {
         let accepted = false;
         await jsonOnly(ctx, async () => {
@@ -75,7 +76,8 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
         if (!accepted) return; // answered (the JSON-RPC style 415)
       }
       if (parseBody) await parseBody(ctx, async () => {});
-      await handle(ctx, input(ctx));
+      const handled = handle(ctx, input(ctx));
+      if (handled) await handled;
     };
   };
 

@@ -23,7 +23,8 @@ export function frame(services: Services): Middleware {
       } catch (err) {
         answerProblem(ctx, err, services.log);
       }
-      await ensureRateHeaders(ctx as RouteContext, admitter);
+      // Answers a route admitted carry their headers already (no promise to wait for).
+      if (!ctx.response.get('X-RateLimit-Limit')) await ensureRateHeaders(ctx as RouteContext, admitter);
     } finally {
       finishRequest(ctx, services.log, startedAt);
     }

@@ -17,10 +17,17 @@ export const callerOf = (ctx: RouteContext): Caller => ({
   ip: ctx.ip,
 });
 
-/** A route's admission step: the caller is admitted (headers set, principal kept) or it throws. */
-export function admission(access: AccessRule, services: Services): (ctx: RouteContext) => Promise<void> {
+/**
+ * A route's admission step: the caller is admitted (headers set, principal kept) or it throws.
+ * An informational route whose caller's bucket was read lately is admitted at once, with no
+ * promise to wait for (`undefined`): the common call to /status and friends.
+ */
+export function admission(
+  access: AccessRule,
+  services: Services,
+): (ctx: RouteContext) => Promise<void> | undefined {
   const admitter = new Admitter(services.db, services.config);
-  return async (ctx) => {
+  const admitAsync = async (ctx: RouteContext) => {
     try {
       const admitted = await admitter.admit(callerOf(ctx), access);
       setRateHeaders(ctx, admitted.rate);
@@ -29,6 +36,14 @@ export function admission(access: AccessRule, services: Services): (ctx: RouteCo
       if (err instanceof AdmissionError) setRateHeaders(ctx, err.rate);
       throw err;
     }
+  };
+  if (access.kind !== 'public') return admitAsync;
+  return (ctx) => {
+    const lately = admitter.peekedLately(callerOf(ctx));
+    if (!lately) return admitAsync(ctx);
+    setRateHeaders(ctx, lately.rate);
+    if (lately.principal) ctx.state.principal = lately.principal;
+    return undefined;
   };
 }
 
