@@ -560,6 +560,21 @@ function hrefIs(kind: LinkKind, href: string): boolean {
  * is not a privacy link) or by the last segment of its path.
  */
 export function isLinkOfKind(kind: LinkKind, text: string, href: string | undefined): boolean {
+  // A site's navigation and footer links recur on every page it has: answers are kept per link,
+  // like the segments (the words' alternation over 30 languages is most of the cost).
+  if (text.length > 200) return readLinkKind(kind, text, href);
+  const key = `${kind}\u0000${text}\u0000${href ?? '\u0001'}`;
+  let is = linkKinds.get(key);
+  if (is === undefined) {
+    if (linkKinds.size >= 10_000) linkKinds.clear();
+    is = readLinkKind(kind, text, href);
+    linkKinds.set(key, is);
+  }
+  return is;
+}
+const linkKinds = new Map<string, boolean>();
+
+function readLinkKind(kind: LinkKind, text: string, href: string | undefined): boolean {
   const re = ALL_WORDS[kind];
   const t = fold(text.replace(/\s+/g, ' ').trim());
   if (t.length > 0 && t.length <= 40 && re.test(t)) return true;
