@@ -4,11 +4,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../shared/accounts/accounts.ts';
 import { importLog } from '../../shared/agent-traffic/import.ts';
-import { createVerifier } from '../../shared/agent-traffic/ingest.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { classifyUserAgent } from '../../shared/agents/classify.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
+import { offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // The real Apache combined log of the corpus (10,000 lines of a real site, May 2015): imports with
@@ -20,12 +20,6 @@ const LOG = path.join(CORPUS, 'access-logs', 'apache-combined.log');
 let database: TestDatabase;
 let handle: Db;
 let site: AgentSite;
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 
 describe('real Apache access log', { skip: !existsSync(LOG) && `corpus not found at ${LOG}` }, () => {
   before(async () => {

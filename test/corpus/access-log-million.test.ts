@@ -5,11 +5,11 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../shared/accounts/accounts.ts';
 import { importLog } from '../../shared/agent-traffic/import.ts';
-import { createVerifier } from '../../shared/agent-traffic/ingest.ts';
 import { LOG_FORMATS } from '../../shared/agent-traffic/log-formats.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { writeLog } from '../helpers/access-log-gen.ts';
+import { offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // The slow must-show (runs with `npm run test:corpus`): a generated access log of 1,000,000 lines
@@ -22,12 +22,6 @@ let database: TestDatabase;
 let handle: Db;
 let dir: string;
 let accountId: string;
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 
 describe(`generated ${LINES.toLocaleString('en')}-line access logs`, () => {
   before(async () => {

@@ -2,15 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { agentCorrelation, spearman } from '../../shared/agent-traffic/correlation.ts';
-import {
-  createVerifier,
-  type IngestRequest,
-  ingest,
-  requestHash,
-} from '../../shared/agent-traffic/ingest.ts';
+import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
+import { offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
 
@@ -21,12 +17,6 @@ let t: TestApi;
 let spec: SpecChecker;
 let key: string;
 let site: AgentSite;
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 const UA = {
   searchbot:
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko); compatible; OAI-SearchBot/1.0; +https://openai.com/searchbot',

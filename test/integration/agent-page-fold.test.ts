@@ -2,17 +2,13 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { createAccount } from '../../shared/accounts/accounts.ts';
-import {
-  createVerifier,
-  type IngestRequest,
-  ingest,
-  requestHash,
-} from '../../shared/agent-traffic/ingest.ts';
+import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { foldAllPending, foldPages } from '../../shared/agent-traffic/page-rollups.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { sitePages } from '../../shared/agent-traffic/stats.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { tasks } from '../../worker/tasks/index.ts';
+import { newAgentSite, offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // Page and path rollups are appended to agent_page_pending by each batch and folded in bulk
@@ -30,12 +26,6 @@ after(async () => {
   await database.drop();
 });
 
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 const AGENTS = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
   'CCBot/2.0 (https://commoncrawl.org/faq/)',
@@ -43,14 +33,7 @@ const AGENTS = [
 ];
 
 it('folds pending page counts exactly under concurrent ingestion, background folds and readers', async () => {
-  const { account } = await createAccount(handle.db, {
-    email: 'fold@example.test',
-    variant: 'B',
-    tier: 'intelligence',
-    plan: null,
-    rateLimit: null,
-  });
-  const { site } = await registerSite(handle.db, { accountId: account.id, url: 'https://fold.example.com/' });
+  const site = await newAgentSite(handle.db, 'fold@example.test', 'https://fold.example.com/');
   const processes = Array.from({ length: 4 }, () => createDb(database.url, { max: 3 }));
   const BATCHES = 25;
   const SIZE = 40;

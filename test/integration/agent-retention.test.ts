@@ -1,16 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createAccount } from '../../shared/accounts/accounts.ts';
-import {
-  createVerifier,
-  type IngestRequest,
-  ingest,
-  requestHash,
-} from '../../shared/agent-traffic/ingest.ts';
+import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { pruneAgentEvents } from '../../shared/agent-traffic/retention.ts';
-import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { newAgentSite, offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // Retention: raw events past the cut-off go (whole month partitions dropped), rollups stay.
@@ -25,28 +19,8 @@ after(async () => {
   await database.drop();
 });
 
-/** A B account with one registered site. */
-async function newSite(email: string, url: string) {
-  const { account } = await createAccount(handle.db, {
-    email,
-    variant: 'B',
-    tier: 'intelligence',
-    plan: null,
-    rateLimit: null,
-  });
-  return (await registerSite(handle.db, { accountId: account.id, url })).site;
-}
-
-// No reverse DNS in tests (no network).
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
-
 it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollups', async () => {
-  const site = await newSite('r@example.test', 'https://retention.example.com/');
+  const site = await newAgentSite(handle.db, 'r@example.test', 'https://retention.example.com/');
   const at = (daysAgo: number, i: number): IngestRequest => ({
     time: new Date(Date.now() - daysAgo * 86400_000),
     method: 'GET',
@@ -93,7 +67,7 @@ it('makes a new month partition once when several processes ingest its first bat
   // Each handle stands for a process (its own pool and its own record of the months it made).
   // agent_events_partition's look-up under its lock could miss a table another session had just
   // committed and fail with 42P07: an HTTP 500 from POST /api/v1/collect at the start of a month.
-  const site = await newSite('months@example.test', 'https://months.example.com/');
+  const site = await newAgentSite(handle.db, 'months@example.test', 'https://months.example.com/');
   const processes = Array.from({ length: 4 }, () => createDb(database.url, { max: 2 }));
   try {
     // Months long past: no other test has made their partitions.

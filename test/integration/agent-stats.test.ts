@@ -1,15 +1,11 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import {
-  createVerifier,
-  type IngestRequest,
-  ingest,
-  requestHash,
-} from '../../shared/agent-traffic/ingest.ts';
+import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
 import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
+import { offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
 
@@ -22,12 +18,6 @@ let spec: SpecChecker;
 let key: string;
 let site: AgentSite;
 
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 const ranges = JSON.parse(readFileSync(SHIPPED_RANGES_FILE, 'utf8')).sources;
 const inside = (source: string) => {
   const [net] = (ranges[source].ranges[0] as string).split('/');

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
-import { createAccount } from '../../shared/accounts/accounts.ts';
-import {
-  createVerifier,
-  type IngestRequest,
-  ingest,
-  requestHash,
-} from '../../shared/agent-traffic/ingest.ts';
+import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { foldPages } from '../../shared/agent-traffic/page-rollups.ts';
-import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import { sitePages, siteStats } from '../../shared/agent-traffic/stats.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { newAgentSite, offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
 // Windowed rollups. Per path (sql/019), a window's counts come from its leading days in
@@ -30,12 +24,6 @@ after(async () => {
   await database.drop();
 });
 
-const verifier = createVerifier({
-  AGENT_VERIFY_RDNS: false,
-  AGENT_RDNS_TIMEOUT_MS: 100,
-  AGENT_RDNS_SERVERS: '',
-  SCAN_ALLOW_HOSTS: '',
-});
 const AGENTS = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
   'CCBot/2.0 (https://commoncrawl.org/faq/)',
@@ -57,17 +45,7 @@ it('agent_day_block floors days before 1970 into negative blocks', async () => {
 });
 
 it('windowed path and agent totals equal the events counted directly, for every start', async () => {
-  const { account } = await createAccount(handle.db, {
-    email: 'blocks@example.test',
-    variant: 'B',
-    tier: 'intelligence',
-    plan: null,
-    rateLimit: null,
-  });
-  const { site } = await registerSite(handle.db, {
-    accountId: account.id,
-    url: 'https://blocks.example.com/',
-  });
+  const site = await newAgentSite(handle.db, 'blocks@example.test', 'https://blocks.example.com/');
   // Uneven counts per day and path, so that rankings differ between windows.
   const requests: IngestRequest[] = [];
   for (let day = 0; day < DAYS; day++)
