@@ -196,18 +196,21 @@ const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | u
  * i <= granted, with the remaining count after it).
  */
 async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admitted | undefined)[]> {
-  const byKey = new Map<string, number[]>(); // key hash (binary string) -> the calls' positions
-  const distinct: Buffer[] = [];
-  for (let i = 0; i < hashes.length; i++) {
-    const id = hashes[i]!.toString('latin1');
-    const calls = byKey.get(id);
-    if (calls) calls.push(i);
+  // Each distinct key in order of its first call, with its calls' positions.
+  const keys: { hash: Buffer; calls: number[] }[] = [];
+  const byHash = new Map<string, { hash: Buffer; calls: number[] }>(); // by the hash as a binary string
+  hashes.forEach((hash, i) => {
+    const id = hash.toString('latin1');
+    const key = byHash.get(id);
+    if (key) key.calls.push(i);
     else {
-      byKey.set(id, [i]);
-      distinct.push(hashes[i]!);
+      const first = { hash, calls: [i] };
+      byHash.set(id, first);
+      keys.push(first);
     }
-  }
-  const counts = distinct.map((h) => byKey.get(h.toString('latin1'))!.length);
+  });
+  const distinct = keys.map((k) => k.hash);
+  const counts = keys.map((k) => k.calls.length);
   const pool = poolOf(db);
   const values = [distinct, counts, TIER_LIMITS_JSON, WINDOW];
   const { rows } = pool
@@ -217,7 +220,7 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
       );
   const out: (Admitted | undefined)[] = new Array(hashes.length);
   for (const row of rows) {
-    const calls = byKey.get(distinct[row.ord - 1]!.toString('latin1'))!;
+    const { calls } = keys[row.ord - 1]!;
     const account =
       row.email !== null && !row.revoked
         ? toAccountView({
