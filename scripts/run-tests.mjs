@@ -60,6 +60,8 @@ const child = spawn(
   ],
   {
     stdio: 'inherit',
+    // Its own process group, so the watchdog below can end the runner and every test file's process.
+    detached: true,
     env: {
       ...process.env,
       SIGHTLINE_TEST_ADMIN_URL: adminUrl,
@@ -68,9 +70,25 @@ const child = spawn(
     },
   },
 );
-const forward = (sig) => () => child.kill(sig);
-process.on('SIGINT', forward('SIGINT'));
-process.on('SIGTERM', forward('SIGTERM'));
+const killGroup = (sig) => {
+  try {
+    process.kill(-child.pid, sig);
+  } catch {} // already gone
+};
+process.on('SIGINT', () => killGroup('SIGINT'));
+process.on('SIGTERM', () => killGroup('SIGTERM'));
+// A test file whose process never exits (a handle left open after a failure) would otherwise hold
+// the run, and CI, until an outside timeout with no word of why.
+const limitMinutes = Number(process.env.TEST_RUN_TIMEOUT_MINUTES ?? 25);
+const watchdog = setTimeout(() => {
+  console.error(
+    `\n[run-tests] the run exceeded TEST_RUN_TIMEOUT_MINUTES=${limitMinutes}: a test file's process did not exit; ending the run`,
+  );
+  killGroup('SIGKILL');
+}, limitMinutes * 60_000);
+watchdog.unref();
 const code = await new Promise((resolve) => child.on('exit', (c, s) => resolve(c ?? (s ? 1 : 0))));
+killGroup('SIGKILL'); // a file's process the runner left behind
+clearTimeout(watchdog);
 await cleanup();
 process.exit(code);
