@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { releaseLeases } from '../shared/accounts/auth.ts';
 import type { Config } from '../shared/config.ts';
 import { createDb } from '../shared/db/pool.ts';
 import { EventListener } from '../shared/jobs/events.ts';
@@ -55,6 +56,7 @@ export async function startApi(
         }, 10_000).unref();
       });
       await events.close();
+      await releaseLeases(handle.db); // unused leased calls back to their keys' hours
       await handle.close();
       log.info('api stopped');
     })();

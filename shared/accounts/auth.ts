@@ -7,6 +7,7 @@ import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 import { hashKey, keyVariant } from './keys.ts';
+import { KeyLeases } from './leases.ts';
 import { type RateState, WINDOW } from './rate-limit.ts';
 
 // Tier limits (decisions.md): calls per rolling hour.
@@ -156,6 +157,8 @@ interface AdmitRow {
   notification_preferences: Record<string, unknown>;
   account_created_at: Date;
   plan: Plan | null;
+  /** The second (epoch) the grant was counted in, null when nothing was granted (sql/022). */
+  second_epoch: number | null;
 }
 
 /** A keyed call's answer from a batch: its key's row, its own rate state, and the key's account. */
@@ -187,6 +190,27 @@ async function admitKeysQuery(pool: pg.Pool, values: unknown[]): Promise<{ rows:
   return pool.query<AdmitRow>(ADMIT_KEYS, values);
 }
 
+/** One lease book per database handle: busy keys' calls answered without a statement each. */
+const leaseBooks = new WeakMap<Kysely<Database>, KeyLeases<{ row: AdmitRow; account?: AccountView }>>();
+
+function leasesOf(db: Kysely<Database>): KeyLeases<{ row: AdmitRow; account?: AccountView }> {
+  let book = leaseBooks.get(db);
+  if (!book) {
+    book = new KeyLeases((back) =>
+      sql`select rate_limit_give_back(${back.map((b) => b.bucket)}::text[], ${back.map((b) => b.second)}::float8[], ${back.map((b) => b.n)}::int[])`.execute(
+        db,
+      ),
+    );
+    leaseBooks.set(db, book);
+  }
+  return book;
+}
+
+/** Gives back every unused leased call of this handle's keys: before the handle closes. */
+export function releaseLeases(db: Kysely<Database>): Promise<void> {
+  return leaseBooks.get(db)?.close() ?? Promise.resolve();
+}
+
 /** One batcher per database handle: keyed calls of this process share its statements. */
 const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | undefined>>();
 
@@ -210,7 +234,10 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
     }
   });
   const distinct = keys.map((k) => k.hash);
-  const counts = keys.map((k) => k.calls.length);
+  // A busy key far from its limit asks for a lease on top of its calls in hand (leases.ts).
+  const leases = leasesOf(db);
+  const extras = keys.map((k) => leases.extra(k.hash.toString('latin1')));
+  const counts = keys.map((k, i) => k.calls.length + extras[i]!);
   const pool = poolOf(db);
   const values = [distinct, counts, TIER_LIMITS_JSON, WINDOW];
   const { rows } = pool
@@ -243,6 +270,22 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
         rate: { allowed, limit, remaining: allowed ? Math.max(0, limit - before - c - 1) : 0, reset },
       };
     }
+    if (!row.revoked) {
+      const used = Math.min(granted, calls.length);
+      leases.settle(
+        keys[row.ord - 1]!.hash.toString('latin1'),
+        {
+          value: { row, account },
+          bucket: `key:${row.id}`,
+          limit,
+          count: before + used,
+          reset,
+          free: limit - before - granted,
+        },
+        granted - used,
+        row.second_epoch,
+      );
+    }
   }
   return out;
 }
@@ -269,7 +312,21 @@ export async function authenticateAndTake(
   if (token === undefined) return { ok: false, reason: 'missing' };
   const keyHash = wellFormedKeyHash(token);
   if (!keyHash) return { ok: false, reason: 'malformed' };
-  const admitted = await admitBatcher(db).load(keyHash);
+  const id = keyHash.toString('latin1');
+  const leases = leasesOf(db);
+  leases.noteCall(id);
+  const leased = leases.take(id);
+  const admitted: Admitted | undefined = leased
+    ? {
+        ...leased.value,
+        rate: {
+          allowed: true,
+          limit: leased.limit,
+          remaining: Math.max(0, leased.limit - leased.count - 1),
+          reset: leased.reset,
+        },
+      }
+    : await admitBatcher(db).load(keyHash);
   if (!admitted) return { ok: false, reason: 'unknown' };
   const { row, account, rate } = admitted;
   if (row.revoked) return { ok: false, reason: 'revoked' };
