@@ -23,7 +23,7 @@ export function finishRequest(ctx: Context, log: Logger, startedAt: number): voi
   // Only route patterns become labels: anything no route matched (404, 405, a probe of a
   // random path) is one `unmatched` series, so callers cannot mint series or leak tokens.
   const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
-  httpRequestDuration.observe({ route, method: ctx.method, status: String(ctx.status) }, seconds);
+  httpRequestDuration.observe(route, ctx.method, ctx.status, seconds);
   const level = ctx.status >= 500 ? 'error' : 'info';
   // The line's object is built only when the level is on (a quiet log costs nothing per call).
   if (log.isLevelEnabled(level))
