@@ -94,24 +94,31 @@ function touchLastUsed(db: Kysely<Database>, keyId: string, lastUsed: Date | nul
 // not on every call (the checksum and the stored hash are two SHA-256s, ~5% of a keyed call's
 // CPU). Bounded: a flood of distinct keys only turns the oldest out.
 const KNOWN_KEYS_MAX = 1024;
-const knownKeys = new Map<string, Buffer>();
+const knownKeys = new Map<string, WellFormedKey>();
 
-/** The SHA-256 of a well-formed key (checksum verified), or null for a malformed one. */
-function wellFormedKeyHash(token: string): Buffer | null {
-  let keyHash = knownKeys.get(token);
-  if (keyHash) return keyHash;
+interface WellFormedKey {
+  hash: Buffer;
+  /** The hash as a binary string: the key's name in this process's maps. */
+  id: string;
+}
+
+/** A well-formed key's SHA-256 (checksum verified), or null for a malformed one. */
+function wellFormedKey(token: string): WellFormedKey | null {
+  let known = knownKeys.get(token);
+  if (known) return known;
   if (!keyVariant(token)) return null;
-  keyHash = hashKey(token);
+  const hash = hashKey(token);
+  known = { hash, id: hash.toString('latin1') };
   if (knownKeys.size >= KNOWN_KEYS_MAX) knownKeys.delete(knownKeys.keys().next().value as string);
-  knownKeys.set(token, keyHash);
-  return keyHash;
+  knownKeys.set(token, known);
+  return known;
 }
 
 /** Resolves a bearer key to its principal. Malformed keys never reach the database. */
 export async function authenticate(db: Kysely<Database>, header: string | undefined): Promise<AuthResult> {
   const token = bearerToken(header);
   if (token === undefined) return { ok: false, reason: 'missing' };
-  const keyHash = wellFormedKeyHash(token);
+  const keyHash = wellFormedKey(token)?.hash;
   if (!keyHash) return { ok: false, reason: 'malformed' };
   // Look-up by the SHA-256 of the key: an index probe on a uniformly random value, which leaks
   // nothing useful through timing (we never compare the key itself with anything stored).
@@ -310,23 +317,32 @@ export async function authenticateAndTake(
 ): Promise<Exclude<AuthResult, { ok: true }> | { ok: true; principal: Principal; rate: RateState }> {
   const token = bearerToken(header);
   if (token === undefined) return { ok: false, reason: 'missing' };
-  const keyHash = wellFormedKeyHash(token);
-  if (!keyHash) return { ok: false, reason: 'malformed' };
-  const id = keyHash.toString('latin1');
+  const key = wellFormedKey(token);
+  if (!key) return { ok: false, reason: 'malformed' };
   const leases = leasesOf(db);
-  leases.noteCall(id);
-  const leased = leases.take(id);
-  const admitted: Admitted | undefined = leased
-    ? {
-        ...leased.value,
-        rate: {
-          allowed: true,
-          limit: leased.limit,
-          remaining: Math.max(0, leased.limit - leased.count - 1),
-          reset: leased.reset,
-        },
-      }
-    : await admitBatcher(db).load(keyHash);
+  leases.noteCall(key.id);
+  const lease = leases.take(key.id);
+  if (lease) {
+    // Answered from the key's lease of this second (leases.ts): no statement, a live key.
+    const { row, account } = lease.value;
+    const principal: Principal = {
+      keyId: String(row.id),
+      accountId: String(row.account_id),
+      variant: row.variant,
+      tier: row.tier,
+      limit: row.rate_limit,
+      account,
+    };
+    const rate = {
+      allowed: true,
+      limit: lease.limit,
+      remaining: Math.max(0, lease.limit - lease.count),
+      reset: lease.reset,
+    };
+    touchLastUsed(db, principal.keyId, row.last_used_at);
+    return { ok: true, principal, rate };
+  }
+  const admitted = await admitBatcher(db).load(key.hash);
   if (!admitted) return { ok: false, reason: 'unknown' };
   const { row, account, rate } = admitted;
   if (row.revoked) return { ok: false, reason: 'revoked' };

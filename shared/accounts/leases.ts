@@ -28,7 +28,7 @@ export interface Leased<T> {
   /** What the statement answered for the key (its row, its account). */
   value: T;
   limit: number;
-  /** The key's count before the next leased call. */
+  /** The key's count after the calls answered so far (the hour's count as this process knows it). */
   count: number;
   reset: number;
 }
@@ -39,6 +39,8 @@ interface Lease<T> extends Leased<T> {
   second: number;
   left: number;
   until: number;
+  /** Calls answered from it, added to the metric when it ends (not a labelled increment per call). */
+  answered: number;
 }
 
 interface KeyUse {
@@ -77,21 +79,25 @@ export class KeyLeases<T> {
     use.calls++;
   }
 
-  /** One call from the key's lease, or undefined when it has none left in this second. */
-  take(id: string, now = Date.now()): Leased<T> | undefined {
+  /**
+   * One call from the key's lease, or undefined when it has none left in this second. The lease
+   * returned has counted the call: its `count` is the key's count after it.
+   */
+  take(id: string, now = Date.now()): Readonly<Leased<T>> | undefined {
     const lease = this.leases.get(id);
     if (!lease || lease.left === 0 || now >= lease.until) return undefined;
     lease.left--;
-    rateLimitLeases.inc({ outcome: 'answered' });
-    const answer = { value: lease.value, limit: lease.limit, count: lease.count, reset: lease.reset };
     lease.count++;
-    return answer;
+    lease.answered++;
+    return lease;
   }
 
   /** Calls to take beyond those in hand, for the key's next statement (0: no lease). */
   extra(id: string, now = Date.now()): number {
     const use = this.uses.get(id);
     if (!use || use.free <= LEASE_FLOOR) return 0;
+    // Too late in the second: the lease would end before its first call.
+    if (1000 - (now % 1000) <= 2 * SECOND_MARGIN_MS) return 0;
     const held = this.leases.get(id);
     if (held && held.left > 0 && now < held.until) return 0; // calls queued before it was granted
     // The rest of this second at the pace of the last full one (or this one, if faster).
@@ -119,7 +125,7 @@ export class KeyLeases<T> {
     const old = this.leases.get(id);
     if (old) this.end(old);
     const until = Math.min((second + 1) * 1000 - SECOND_MARGIN_MS, now + 1000);
-    const lease: Lease<T> = { ...granted, id, second, left, until };
+    const lease: Lease<T> = { ...granted, id, second, left, until, answered: 0 };
     if (until <= now) {
       this.end(lease);
       return;
@@ -136,6 +142,8 @@ export class KeyLeases<T> {
 
   private end(lease: Lease<T>): void {
     if (this.leases.get(lease.id) === lease) this.leases.delete(lease.id);
+    if (lease.answered > 0) rateLimitLeases.inc({ outcome: 'answered' }, lease.answered);
+    lease.answered = 0;
     if (lease.left === 0) return;
     this.pending.push({ bucket: lease.bucket, second: lease.second, n: lease.left });
     lease.left = 0;
