@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type http from 'node:http';
 import Koa from 'koa';
 import { sql } from 'kysely';
+import { startApi } from '../api/server.ts';
 import type { BenchContext, BenchRow } from './context.ts';
 import { type LoadResult, load, warmUp } from './load.ts';
 import { goal, limit, perSecond } from './stats.ts';
@@ -131,6 +132,21 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
       requests: keys.map((k) => ({ path: '/api/v1/account', headers: auth(k) })),
     });
 
+    // The same calls with leases off (RATE_LIMIT_LEASES=false, a second API on the same
+    // database): every call shares an admission statement, as every call of a key near its
+    // limit does with leases on.
+    const unleasedApi = await startApi({ ...ctx.config, RATE_LIMIT_LEASES: false, PORT: 0 }, ctx.databaseUrl);
+    let unleased: LoadResult;
+    try {
+      const unleasedUrl = `${unleasedApi.url}/api/v1/account`;
+      const unleasedKey = auth(await ctx.newKey('A', 'agent', 100_000_000));
+      await warmUp({ url: unleasedUrl, connections, headers: unleasedKey });
+      ctx.progress('http: /api/v1/account with leases off');
+      unleased = await load({ url: unleasedUrl, seconds, connections, headers: unleasedKey });
+    } finally {
+      await unleasedApi.close();
+    }
+
     const limiter = await limiterCost(ctx);
     return [
       ...limiter,
@@ -163,6 +179,14 @@ export async function httpSection(ctx: BenchContext): Promise<BenchRow[]> {
         measurement: `GET /api/v1/account, same key with ${fresh.requests.toLocaleString('en-GB')} calls in its hour`,
         result: perSecond(busy.rps),
         notes: [latency(busy), failures(busy)].filter(Boolean).join('; '),
+      },
+      {
+        measurement:
+          'GET /api/v1/account, leases off (RATE_LIMIT_LEASES=false): every call counted by a statement',
+        result: perSecond(unleased.rps),
+        notes: [`${(unleased.rps / s.rps).toFixed(2)}× /api/v1/status`, latency(unleased), failures(unleased)]
+          .filter(Boolean)
+          .join('; '),
       },
       {
         measurement: 'GET /api/v1/account, calls spread over 10 fresh keys',

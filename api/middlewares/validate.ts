@@ -18,7 +18,8 @@ export function routeInput(def: RouteDef): (ctx: RouteContext) => RouteInput<unk
   const schemas = def.request ?? {};
   return (ctx) => {
     const errors: FieldError[] = [];
-    const query = parse(errors, 'query', schemas.query, ctx.query);
+    // Most calls have no query string: then no parse (Koa's getter builds a URLSearchParams).
+    const query = parse(errors, 'query', schemas.query, ctx.querystring ? ctx.query : {});
     const params = parse(errors, 'params', schemas.params, ctx.params ?? {});
     const rawBody = (ctx.request as { body?: unknown }).body;
     const body = parse(

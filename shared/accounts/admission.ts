@@ -106,7 +106,9 @@ export class Admitter {
 
   /** A valid key, counted against its hourly budget; tier and variant are checked by the caller. */
   async keyed(caller: Caller): Promise<Admission & { principal: Principal }> {
-    const auth = await authenticateAndTake(this.db, caller.authorization);
+    const auth = await authenticateAndTake(this.db, caller.authorization, {
+      leases: this.config.RATE_LIMIT_LEASES,
+    });
     if (!auth.ok) return this.refuseAuth(caller, auth);
     const { principal, rate } = auth;
     if (!rate.allowed) {

@@ -116,6 +116,27 @@ describe('leases of a busy key', () => {
   });
 });
 
+describe('with leases off (RATE_LIMIT_LEASES=false)', () => {
+  it('counts every call of a busy key by a statement', async () => {
+    const { key } = await createAccount(handle.db, {
+      email: 'unleased@leases.test',
+      variant: 'A',
+      tier: 'agent',
+      rateLimit: 1_000_000,
+    });
+    const answeredBefore = await leased('answered');
+    for (let done = 0; done < 600; done += 20)
+      await Promise.all(
+        Array.from({ length: 20 }, () =>
+          authenticateAndTake(handle.db, `Bearer ${key.key}`, { leases: false }),
+        ),
+      );
+    await releaseLeases(handle.db);
+    assert.equal((await leased('answered')) - answeredBefore, 0);
+    assert.deepEqual(await counted(`key:${key.id}`), { seconds: 600, bucket: 600 });
+  });
+});
+
 describe('rate_limit_give_back', () => {
   it('returns calls to the second they were counted in, drops a second it empties, and leaves a short one alone', async () => {
     const bucket = 'test:give-back';
