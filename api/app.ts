@@ -63,10 +63,8 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
       ? bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)
       : undefined;
     const input = routeInput(def as RouteDef);
-    return async (rawCtx) => {
-      const ctx = rawCtx as RouteContext;
-      ctx.state.routeName = def.path;
-      const admitting = admit(ctx);
+    // Steps that may wait (admission at the database, the JSON check, the body), in order.
+    const waiting = async (ctx: RouteContext, admitting: Promise<void> | undefined) => {
       if (admitting) await admitting;
       if (jsonOnly) {
         let accepted = false;
@@ -78,6 +76,15 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
       if (parseBody) await parseBody(ctx, async () => {});
       const handled = handle(ctx, input(ctx));
       if (handled) await handled;
+    };
+    // An informational call admitted from the cached second, with no body, to a handler that
+    // answers at once (most calls to /status) runs without a promise.
+    return (rawCtx) => {
+      const ctx = rawCtx as RouteContext;
+      ctx.state.routeName = def.path;
+      const admitting = admit(ctx);
+      if (admitting || jsonOnly || parseBody) return waiting(ctx, admitting);
+      return handle(ctx, input(ctx));
     };
   };
 
