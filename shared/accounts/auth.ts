@@ -79,9 +79,20 @@ export function bearerToken(header: string | undefined): string | undefined {
   return m?.[1] ?? '';
 }
 
-/** last_used_at is bookkeeping, not worth a write on every call: refreshed at most once a minute. */
+/**
+ * last_used_at is bookkeeping, not worth a write on every call: refreshed at most once a minute
+ * per key and process. The row a call sees may be older than this process's last write (a lease
+ * answers a second's calls from one statement's row), so the process remembers its own writes.
+ */
+const TOUCHED_MAX = 1024;
+const touchedAt = new Map<string, number>();
 function touchLastUsed(db: Kysely<Database>, keyId: string, lastUsed: Date | null): void {
-  if (lastUsed && Date.now() - lastUsed.getTime() <= 60_000) return;
+  const now = Date.now();
+  if (lastUsed && now - lastUsed.getTime() <= 60_000) return;
+  const mine = touchedAt.get(keyId);
+  if (mine !== undefined && now - mine <= 60_000) return;
+  if (touchedAt.size >= TOUCHED_MAX) touchedAt.delete(touchedAt.keys().next().value as string);
+  touchedAt.set(keyId, now);
   void db
     .updateTable('api_keys')
     .set({ last_used_at: sql<Date>`now()` })

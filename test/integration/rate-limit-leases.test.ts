@@ -116,6 +116,34 @@ describe('leases of a busy key', () => {
   });
 });
 
+describe("a key's last use", () => {
+  it('is written once a minute per process, not once a call, also when calls come from leases', async () => {
+    const { key } = await createAccount(handle.db, {
+      email: 'touched@leases.test',
+      variant: 'A',
+      tier: 'agent',
+      rateLimit: 1_000_000,
+    });
+    // Every write to the key's row, as the database sees it.
+    await sql`create table key_writes (at timestamptz not null default clock_timestamp())`.execute(handle.db);
+    await sql`create function log_key_write() returns trigger language plpgsql as $$
+              begin insert into key_writes default values; return new; end $$`.execute(handle.db);
+    await sql`create trigger key_writes after update on api_keys for each row
+              when (new.id = ${sql.lit(Number(key.id))}) execute function log_key_write()`.execute(handle.db);
+    await calls(key.key, 600, 20);
+    await releaseLeases(handle.db);
+    await new Promise((r) => setTimeout(r, 200)); // the write is not awaited by the call
+    const { rows } = await sql<{ n: string }>`select count(*) as n from key_writes`.execute(handle.db);
+    assert.equal(Number(rows[0]!.n), 1);
+    const used = await handle.db
+      .selectFrom('api_keys')
+      .select('last_used_at')
+      .where('id', '=', key.id)
+      .executeTakeFirstOrThrow();
+    assert.ok(used.last_used_at);
+  });
+});
+
 describe('with leases off (RATE_LIMIT_LEASES=false)', () => {
   it('counts every call of a busy key by a statement', async () => {
     const { key } = await createAccount(handle.db, {
