@@ -230,32 +230,30 @@ export function releaseLeases(db: Kysely<Database>): Promise<void> {
 }
 
 /** One batcher per database handle: keyed calls of this process share its statements. */
-const admitBatchers = new WeakMap<Kysely<Database>, Batcher<Buffer, Admitted | undefined>>();
+const admitBatchers = new WeakMap<Kysely<Database>, Batcher<WellFormedKey, Admitted | undefined>>();
 
 /**
  * A batch's calls grouped by key: the statement takes each key once with its number of calls,
  * and the key's calls are answered from its row in arrival order (the i-th is granted while
  * i <= granted, with the remaining count after it).
  */
-async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admitted | undefined)[]> {
+async function admitBatch(db: Kysely<Database>, batch: WellFormedKey[]): Promise<(Admitted | undefined)[]> {
   // Each distinct key in order of its first call, with its calls' positions.
-  const keys: { hash: Buffer; calls: number[] }[] = [];
-  const byHash = new Map<string, { hash: Buffer; calls: number[] }>(); // by the hash as a binary string
-  hashes.forEach((hash, i) => {
-    const id = hash.toString('latin1');
-    const key = byHash.get(id);
-    if (key) key.calls.push(i);
+  const keys: { key: WellFormedKey; calls: number[] }[] = [];
+  const byId = new Map<string, { key: WellFormedKey; calls: number[] }>();
+  batch.forEach((key, i) => {
+    const seen = byId.get(key.id);
+    if (seen) seen.calls.push(i);
     else {
-      const first = { hash, calls: [i] };
-      byHash.set(id, first);
+      const first = { key, calls: [i] };
+      byId.set(key.id, first);
       keys.push(first);
     }
   });
-  const distinct = keys.map((k) => k.hash);
+  const distinct = keys.map((k) => k.key.hash);
   // A busy key far from its limit asks for a lease on top of its calls in hand (leases.ts).
   const leases = leasesOf(db);
-  const extras = keys.map((k) => leases.extra(k.hash.toString('latin1')));
-  const counts = keys.map((k, i) => k.calls.length + extras[i]!);
+  const counts = keys.map((k) => k.calls.length + leases.extra(k.key.id));
   const pool = poolOf(db);
   const values = [distinct, counts, TIER_LIMITS_JSON, WINDOW];
   const { rows } = pool
@@ -263,9 +261,9 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
     : await sql<AdmitRow>`select * from admit_keys_counted(${distinct}::bytea[], ${counts}::int[], ${TIER_LIMITS_JSON}::jsonb, ${WINDOW}::interval)`.execute(
         db,
       );
-  const out: (Admitted | undefined)[] = new Array(hashes.length);
+  const out: (Admitted | undefined)[] = new Array(batch.length);
   for (const row of rows) {
-    const { calls } = keys[row.ord - 1]!;
+    const { key, calls } = keys[row.ord - 1]!;
     const account =
       row.email !== null && !row.revoked
         ? toAccountView({
@@ -291,7 +289,7 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
     if (!row.revoked) {
       const used = Math.min(granted, calls.length);
       leases.settle(
-        keys[row.ord - 1]!.hash.toString('latin1'),
+        key.id,
         {
           value: { row, account },
           bucket: `key:${row.id}`,
@@ -308,10 +306,10 @@ async function admitBatch(db: Kysely<Database>, hashes: Buffer[]): Promise<(Admi
   return out;
 }
 
-function admitBatcher(db: Kysely<Database>): Batcher<Buffer, Admitted | undefined> {
+function admitBatcher(db: Kysely<Database>): Batcher<WellFormedKey, Admitted | undefined> {
   let batcher = admitBatchers.get(db);
   if (!batcher) {
-    batcher = new Batcher((hashes) => admitBatch(db, hashes));
+    batcher = new Batcher((batch) => admitBatch(db, batch));
     admitBatchers.set(db, batcher);
   }
   return batcher;
@@ -338,29 +336,26 @@ export async function authenticateAndTake(
   if (lease) {
     // Answered from the key's lease of this second (leases.ts): no statement, a live key.
     const { row, account } = lease.value;
-    const principal: Principal = {
-      keyId: String(row.id),
-      accountId: String(row.account_id),
-      variant: row.variant,
-      tier: row.tier,
-      limit: row.rate_limit,
-      account,
-    };
     const rate = {
       allowed: true,
       limit: lease.limit,
       remaining: Math.max(0, lease.limit - lease.count),
       reset: lease.reset,
     };
-    touchLastUsed(db, principal.keyId, row.last_used_at);
-    return { ok: true, principal, rate };
+    touchLastUsed(db, String(row.id), row.last_used_at);
+    return { ok: true, principal: principalOf(row, account), rate };
   }
-  const admitted = await admitBatcher(db).load(key.hash);
+  const admitted = await admitBatcher(db).load(key);
   if (!admitted) return { ok: false, reason: 'unknown' };
   const { row, account, rate } = admitted;
   if (row.revoked) return { ok: false, reason: 'revoked' };
   touchLastUsed(db, String(row.id), row.last_used_at);
-  const principal: Principal = {
+  return { ok: true, principal: principalOf(row, account), rate };
+}
+
+/** A live key's principal from its admission row (and the account it read). */
+function principalOf(row: AdmitRow, account: AccountView | undefined): Principal {
+  return {
     keyId: String(row.id),
     accountId: String(row.account_id),
     variant: row.variant,
@@ -368,5 +363,4 @@ export async function authenticateAndTake(
     limit: row.rate_limit,
     account,
   };
-  return { ok: true, principal, rate };
 }
