@@ -19,7 +19,8 @@ import { rateLimitLeases } from '../metrics.ts';
 export const LEASE_FLOOR = 10_000;
 /** A lease takes at most this share of the calls free above the floor. */
 const LEASE_SHARE = 8;
-const LEASE_MAX = 50_000;
+/** A lease takes at most this many calls. */
+export const LEASE_MAX = 50_000;
 /** A lease ends this long before the local clock leaves its second: room for clock skew. */
 const SECOND_MARGIN_MS = 50;
 const KEYS_MAX = 1024;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createAccount, revokeKeys } from '../../shared/accounts/accounts.ts';
 import { authenticateAndTake, releaseLeases } from '../../shared/accounts/auth.ts';
-import { LEASE_FLOOR } from '../../shared/accounts/leases.ts';
+import { LEASE_FLOOR, LEASE_MAX } from '../../shared/accounts/leases.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { rateLimitLeases } from '../../shared/metrics.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -59,13 +59,16 @@ describe('leases of a busy key', () => {
     const answeredBefore = await leased('answered');
     const answers = await calls(key.key, 3000, 20);
 
-    // Every call admitted, each with its own place in the hour: no two share a remaining count.
-    const remaining = answers.map((a) => {
+    // Every call admitted. Its remaining count is the hour's as its statement saw it, which holds
+    // the calls of leases not yet given back: at most a lease ending (its give-back in flight)
+    // and the one after it. Once a give-back lands, later calls may show a count an earlier
+    // call showed, so the counts need not be distinct; the hour's total below is exact.
+    for (const a of answers) {
       assert.ok(a.ok && a.rate.allowed);
-      return a.rate.remaining;
-    });
-    assert.equal(new Set(remaining).size, 3000);
-    assert.ok(Math.min(...remaining) >= 1_000_000 - 3000 - LEASE_FLOOR);
+      assert.ok(a.rate.remaining <= 1_000_000 - 1);
+      assert.ok(a.rate.remaining >= 1_000_000 - 3000 - 2 * LEASE_MAX, `remaining ${a.rate.remaining}`);
+    }
+
 
     // Leased calls not used are still counted until their lease ends; then only calls made are.
     await releaseLeases(handle.db);
