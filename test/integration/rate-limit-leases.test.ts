@@ -31,6 +31,10 @@ const counted = async (bucket: string) => {
   return { seconds: Number(rows[0]!.seconds ?? 0), bucket: Number(rows[0]!.bucket ?? 0) };
 };
 
+/** A new agent-tier key whose hour holds `rateLimit` calls. */
+const keyLimitedTo = async (email: string, rateLimit: number) =>
+  (await createAccount(handle.db, { email, variant: 'A', tier: 'agent', rateLimit })).key;
+
 const leased = async (outcome: string) =>
   (await rateLimitLeases.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
 
@@ -50,12 +54,7 @@ async function calls(key: string, total: number, concurrency: number) {
 
 describe('leases of a busy key', () => {
   it('answer most calls without a statement, and the hour holds exactly the calls made once given back', async () => {
-    const { key } = await createAccount(handle.db, {
-      email: 'busy@leases.test',
-      variant: 'A',
-      tier: 'agent',
-      rateLimit: 1_000_000,
-    });
+    const key = await keyLimitedTo('busy@leases.test', 1_000_000);
     const answeredBefore = await leased('answered');
     const answers = await calls(key.key, 3000, 20);
 
@@ -69,7 +68,6 @@ describe('leases of a busy key', () => {
       assert.ok(a.rate.remaining >= 1_000_000 - 3000 - 2 * LEASE_MAX, `remaining ${a.rate.remaining}`);
     }
 
-
     // Leased calls not used are still counted until their lease ends; then only calls made are.
     await releaseLeases(handle.db);
     assert.deepEqual(await counted(`key:${key.id}`), { seconds: 3000, bucket: 3000 });
@@ -79,12 +77,7 @@ describe('leases of a busy key', () => {
   });
 
   it('are never taken near the limit: every call there is counted by its own statement, none lost', async () => {
-    const { key } = await createAccount(handle.db, {
-      email: 'near@leases.test',
-      variant: 'A',
-      tier: 'agent',
-      rateLimit: LEASE_FLOOR + 40,
-    });
+    const key = await keyLimitedTo('near@leases.test', LEASE_FLOOR + 40);
     const bucket = `key:${key.id}`;
     // The hour already holds LEASE_FLOOR calls, made a minute ago: 40 left.
     await sql`insert into rate_limit_seconds (bucket, second, hits)
@@ -103,12 +96,7 @@ describe('leases of a busy key', () => {
   });
 
   it('end with their second: a key revoked while it held one is refused from the next second on', async () => {
-    const { key } = await createAccount(handle.db, {
-      email: 'revoked@leases.test',
-      variant: 'A',
-      tier: 'agent',
-      rateLimit: 1_000_000,
-    });
+    const key = await keyLimitedTo('revoked@leases.test', 1_000_000);
     await calls(key.key, 400, 20);
     await revokeKeys(handle.db, key.displayPrefix);
     await new Promise((r) => setTimeout(r, 1100));
@@ -121,12 +109,7 @@ describe('leases of a busy key', () => {
 
 describe("a key's last use", () => {
   it('is written once a minute per process, not once a call, also when calls come from leases', async () => {
-    const { key } = await createAccount(handle.db, {
-      email: 'touched@leases.test',
-      variant: 'A',
-      tier: 'agent',
-      rateLimit: 1_000_000,
-    });
+    const key = await keyLimitedTo('touched@leases.test', 1_000_000);
     // Every write to the key's row, as the database sees it.
     await sql`create table key_writes (at timestamptz not null default clock_timestamp())`.execute(handle.db);
     await sql`create function log_key_write() returns trigger language plpgsql as $$
@@ -149,12 +132,7 @@ describe("a key's last use", () => {
 
 describe('with leases off (RATE_LIMIT_LEASES=false)', () => {
   it('counts every call of a busy key by a statement', async () => {
-    const { key } = await createAccount(handle.db, {
-      email: 'unleased@leases.test',
-      variant: 'A',
-      tier: 'agent',
-      rateLimit: 1_000_000,
-    });
+    const key = await keyLimitedTo('unleased@leases.test', 1_000_000);
     const answeredBefore = await leased('answered');
     for (let done = 0; done < 600; done += 20)
       await Promise.all(
