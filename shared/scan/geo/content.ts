@@ -148,6 +148,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     outboundLinks: 0,
   };
   const prose: string[] = [];
+  let proseWords = 0; // the words of `prose`, counted as each item is (joined by spaces, they add up)
 
   const current = () => sections[sections.length - 1] as Section;
   const addText = (t: string) => sectionTexts[sectionTexts.length - 1]?.push(t);
@@ -176,7 +177,10 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       if (n > 0) {
         const passage = { text, words: n };
         passages.push(passage);
-        if (n >= PROSE_MIN_WORDS) prose.push(text);
+        if (n >= PROSE_MIN_WORDS) {
+          prose.push(text);
+          proseWords += n;
+        }
         const s = current();
         if (!s.lead) s.lead = passage;
       }
@@ -187,7 +191,11 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     if (name === 'ul' || name === 'ol' || name === 'dl') counts.lists++;
     if (name === 'li' && !hasDescendant(el, (d) => LIST_OR_PARAGRAPH.has(d.name))) {
       const text = collapse(textOf(el));
-      if (wordCount(text) >= LIST_PROSE_MIN_WORDS) prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
+      const n = wordCount(text);
+      if (n >= LIST_PROSE_MIN_WORDS) {
+        prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
+        proseWords += n;
+      }
     }
     if (name === 'table') {
       counts.tables++;
@@ -234,7 +242,7 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
     blockquotes: quotes.filter((q) => q.name === 'blockquote').length,
     inlineQuotes: quotes.filter((q) => q.name === 'q').length,
     attributedQuotes,
-    proseWords: wordCount(proseText),
+    proseWords,
     sentences: sentenceList.length,
     factSentences: sentenceList.filter(hasFact).length,
     figures: proseText.match(FIGURE)?.length ?? 0,
