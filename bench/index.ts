@@ -75,10 +75,35 @@ async function main(): Promise<number> {
     `Machine: ${cpus.length} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ` +
       `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()}; Node ${process.version}; ` +
       `${ctx.postgres}. Load: autocannon, ${connections} connections, ${seconds} s runs. ` +
-      `Whole run ${((Date.now() - started) / 1000).toFixed(0)} s.\n`,
+      `Whole run ${((Date.now() - started) / 1000).toFixed(0)} s. ${cpuReference()}\n`,
   );
   console.log(table(rows));
   return 0;
 }
+
+/**
+ * A fixed CPU workload, so that runs on different machines (or on one virtual machine at different
+ * hours: the host's load has moved this one's speed by 2-3x between sessions) can be told apart
+ * when absolute goals (ms per page, ms per call) are read: 10^8 steps of a dependent integer
+ * multiply-add and 10^6 small objects allocated and sorted, best of 3.
+ */
+function cpuReference(): string {
+  let loop = Number.POSITIVE_INFINITY;
+  let alloc = Number.POSITIVE_INFINITY;
+  let x = 0;
+  for (let round = 0; round < 3; round++) {
+    let t0 = performance.now();
+    for (let i = 0; i < 1e8; i++) x = (x * 31 + i) | 0;
+    loop = Math.min(loop, performance.now() - t0);
+    t0 = performance.now();
+    const objects = Array.from({ length: 1e6 }, (_, i) => ({ i, s: `x${i}` }));
+    objects.sort((a, b) => b.i - a.i);
+    alloc = Math.min(alloc, performance.now() - t0);
+  }
+  referenceSink = x;
+  return `CPU reference: integer loop ${loop.toFixed(0)} ms, allocate and sort ${alloc.toFixed(0)} ms.`;
+}
+/** The reference loop's result, kept so that the loop is not optimised away. */
+export let referenceSink = 0;
 
 process.exitCode = await main();
