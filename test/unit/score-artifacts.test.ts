@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ArtifactSet, PageArtifact } from '../../shared/scan/artifacts.ts';
+import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
 import { allChecks, checksById } from '../../shared/scan/checks/index.ts';
 import { pageVerdict } from '../../shared/scan/computed/page-kind.ts';
 import { runChecks, scoreModel } from '../../shared/scan/engine.ts';
 import { models } from '../../shared/scan/models/index.ts';
 import { SCAN_MODELS, scoreArtifacts } from '../../shared/scan/score.ts';
+import { page } from './artifact-factory.ts';
 
 // scoreArtifacts runs only the checks the asked-for models use: the same scores as running every
 // check, and a check no asked model names does not run at all.
@@ -21,23 +22,7 @@ const HTML = `<!doctype html><html lang="da-DK"><head><title>Bageriet på hjørn
 <footer>Tlf. 86 12 34 56 · hej@bageriet.dk · Søndergade 1, 8000 Aarhus C</footer></body></html>`;
 
 function artifacts(): ArtifactSet {
-  const page: PageArtifact = {
-    requestedUrl: `${SITE}/`,
-    finalUrl: `${SITE}/`,
-    redirectChain: [],
-    status: 200,
-    headers: { 'content-type': 'text/html; charset=utf-8' },
-    setCookies: [],
-    tls: { protocol: 'TLSv1.3', cipher: 'TLS_AES_256_GCM_SHA384', validTo: null, authorized: true },
-    contentType: 'text/html',
-    html: HTML,
-    truncated: false,
-    timings: { ttfbMs: 40, totalMs: 90 },
-    bytes: { transferred: HTML.length, decoded: HTML.length },
-    contentEncoding: null,
-    httpRedirectsToHttps: true,
-  };
-  return { Page: page };
+  return { Page: page({ html: HTML, finalUrl: `${SITE}/` }) };
 }
 
 describe('scoreArtifacts', () => {
