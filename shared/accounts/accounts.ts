@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
-import type { Plan } from '../db/tables/subscriptions.ts';
+import type { Plan, Subscription } from '../db/tables/subscriptions.ts';
 import { type AccountView, TIERS_BY_VARIANT, toAccountView } from './auth.ts';
 import { generateKey } from './keys.ts';
 import { newStatusToken } from './status-token.ts';
@@ -72,6 +72,19 @@ export async function revokeKeys(db: Kysely<Database>, prefix: string): Promise<
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   return Number(r.numUpdatedRows);
+}
+
+/** The account's active monitoring subscription, if it has one. */
+export function activeSubscription(
+  db: Kysely<Database>,
+  accountId: string,
+): Promise<Subscription | undefined> {
+  return db
+    .selectFrom('subscriptions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('status', '=', 'active')
+    .executeTakeFirst();
 }
 
 /**

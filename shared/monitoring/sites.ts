@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { activeSubscription } from '../accounts/accounts.ts';
 import { hashStatusToken, STATUS_TOKEN_PATTERN } from '../accounts/status-token.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -27,12 +28,7 @@ export const statusPageUrl = (config: Pick<Config, 'publicSiteUrl'>, token: stri
   `${config.publicSiteUrl}/status/${token}`;
 
 export async function requireSubscription(db: Kysely<Database>, accountId: string): Promise<Subscription> {
-  const sub = await db
-    .selectFrom('subscriptions')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('status', '=', 'active')
-    .executeTakeFirst();
+  const sub = await activeSubscription(db, accountId);
   if (!sub) {
     throw subscriptionRequired(
       'Monitoring needs an active Growth or Agency subscription on this account; none is active.',
