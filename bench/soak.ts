@@ -10,6 +10,7 @@ import { runScan } from '../shared/scans/run-scan.ts';
 import { lighthouseStats } from '../worker/browser/lighthouse.ts';
 import {
   countChromiumProcesses,
+  environHas,
   groupMembers,
   listProcesses,
   type ProcessEntry,
@@ -41,14 +42,6 @@ function exposeGc(): () => void {
   if (existing) return existing;
   v8.setFlagsFromString('--expose-gc');
   return vm.runInNewContext('gc') as () => void;
-}
-
-function environHas(pid: number, entry: string): boolean {
-  try {
-    return fs.readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
-  } catch {
-    return false; // exited while we looked
-  }
 }
 
 const isChromium = (p: ProcessEntry) =>

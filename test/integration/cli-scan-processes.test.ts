@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { findChromium } from '../../worker/browser/chromium.ts';
-import { listProcesses } from '../../worker/browser/processes.ts';
+import { environHas, listProcesses } from '../../worker/browser/processes.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { BIN } from '../helpers/processes.ts';
@@ -16,14 +16,6 @@ import { BIN } from '../helpers/processes.ts';
 // marker the processes inherit, or by the private TMPDIR their profiles live in).
 
 const skip = skipUnlessBrowser(findChromium());
-
-function environHas(pid: number, entry: string): boolean {
-  try {
-    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
-  } catch {
-    return false;
-  }
-}
 
 describe('sightline scan --mode full leaves no process behind', { skip }, () => {
   let site: FixtureServer;

@@ -41,6 +41,18 @@ export function listProcesses(): ProcessEntry[] {
   return out;
 }
 
+/**
+ * Whether a process's environment holds `entry` (NAME=value): how the processes a run started are
+ * found again by a marker they inherit, when their command lines name nothing of ours.
+ */
+export function environHas(pid: number, entry: string): boolean {
+  try {
+    return readFileSync(`/proc/${pid}/environ`, 'latin1').split('\0').includes(entry);
+  } catch {
+    return false; // exited while we looked, or not ours to read
+  }
+}
+
 /** Live (non-zombie) processes whose command line contains `needle`, e.g. a profile directory. */
 export function findProcesses(needle: string): ProcessEntry[] {
   return listProcesses().filter((p) => p.state !== 'Z' && p.cmdline.includes(needle));
