@@ -1,0 +1,131 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { sql } from 'kysely';
+import { siteInsights } from '../../../shared/agent-traffic/insights.ts';
+import {
+  getSite,
+  latestScans,
+  listSites,
+  registerSite,
+  removeSite,
+} from '../../../shared/agent-traffic/sites.ts';
+import {
+  resolveWindow,
+  siteAgents,
+  siteDailyByPlatform,
+  sitePages,
+  siteStats,
+} from '../../../shared/agent-traffic/stats.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { getScan } from '../../../shared/scans/scans.ts';
+import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
+import { type CitabilityView, renderAgentSite, renderAgentSites } from '../b-sites-pages.ts';
+import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+
+// Agent traffic in the console (variant B): registered sites, registering one (its ingest token is
+// shown once), a site's dashboard, and removing a site.
+
+const AGENT_SITE_ID = /^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/;
+
+export function agentSiteRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+  const { db, config } = services;
+
+  const agentSitesPage = async (
+    ctx: Context,
+    web: Web,
+    extra: Omit<Parameters<typeof renderAgentSites>[1], 'sites' | 'baseUrl' | 'now'> = {},
+    status = 200,
+  ) => {
+    const sites = await listSites(db, accountOf(web));
+    const scans = await latestScans(db, sites);
+    const { rows } = await sql<{ now: Date }>`select date_trunc('second', now()) as now`.execute(db);
+    html200(
+      ctx,
+      renderAgentSites(viewerOf(web), {
+        sites: sites.map((site) => ({ site, scan: scans.get(site.id) })),
+        baseUrl: config.publicBaseUrl,
+        now: rows[0]!.now.toISOString().replace('.000Z', 'Z'),
+        ...extra,
+      }),
+      status,
+    );
+  };
+
+  router.get(
+    '/console/agent-sites',
+    signedIn(async (ctx, web) => (isVariant(web, 'B') ? agentSitesPage(ctx, web) : notFoundPage(ctx, web))),
+  );
+  router.post(
+    '/console/agent-sites',
+    signedIn(async (ctx, web) => {
+      if (!isVariant(web, 'B')) return notFoundPage(ctx, web);
+      const f = formOf(ctx);
+      try {
+        const made = await registerSite(db, { accountId: accountOf(web), url: f.url ?? '', label: f.label });
+        // The ingest token is in this answer only: never cached, never in a Referer.
+        ctx.set('Referrer-Policy', 'no-referrer');
+        await agentSitesPage(ctx, web, { registered: { site: made.site, token: made.ingestToken } }, 201);
+      } catch (err) {
+        if (!(err instanceof AppError) || err.status >= 500) throw err;
+        await agentSitesPage(
+          ctx,
+          web,
+          { form: { url: f.url, label: f.label, error: err.detail } },
+          err.status,
+        );
+      }
+    }),
+  );
+  router.get(
+    '/console/agent-sites/:id',
+    signedIn(async (ctx, web) => {
+      const id = ctx.params.id!;
+      if (!isVariant(web, 'B') || !AGENT_SITE_ID.test(id)) return notFoundPage(ctx, web);
+      const site = await getSite(db, accountOf(web), id); // another account's: 404
+      const w = await resolveWindow(db);
+      const [stats, daily, agents, pages, insights, scans] = await Promise.all([
+        siteStats(db, site, w),
+        siteDailyByPlatform(db, site, w),
+        siteAgents(db, site, w),
+        sitePages(db, site, w, 20),
+        siteInsights(db, site, w),
+        latestScans(db, [site]),
+      ]);
+      const scanId = scans.get(site.id)?.scanId;
+      const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
+      const citability: CitabilityView | null =
+        scan?.finished_at && scan.results?.[AGENT_READABILITY]
+          ? {
+              // The newest scan of the address counts whoever ran it (as GET /api/v1/sites), but
+              // its report link (the scan id is the secret) only for this account's own scans.
+              scanId: scan.account_id === accountOf(web) ? scan.id : null,
+              scannedAt: scan.finished_at,
+              result: modelResult(scan, AGENT_READABILITY),
+            }
+          : null;
+      html200(
+        ctx,
+        renderAgentSite(viewerOf(web), {
+          site,
+          stats,
+          daily,
+          agents,
+          pages,
+          insights,
+          scan: citability,
+          baseUrl: config.publicBaseUrl,
+        }),
+      );
+    }),
+  );
+  router.post(
+    '/console/agent-sites/:id/remove',
+    signedIn(async (ctx, web) => {
+      const id = ctx.params.id!;
+      if (!isVariant(web, 'B') || !AGENT_SITE_ID.test(id)) return notFoundPage(ctx, web);
+      const site = await getSite(db, accountOf(web), id); // another account's: 404
+      await removeSite(db, accountOf(web), site.id);
+      await agentSitesPage(ctx, web, { removed: site.label });
+    }),
+  );
+}

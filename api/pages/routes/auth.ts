@@ -1,0 +1,266 @@
+import type Router from '@koa/router';
+import type { Context } from 'koa';
+import { passwordProblem } from '../../../shared/accounts/passwords.ts';
+import {
+  type AuthAction,
+  acceptInvite,
+  confirmSignup,
+  emailLooksValid,
+  getInvite,
+  normalizeEmail,
+  requestReset,
+  requestSignup,
+  resetPassword,
+  resetPending,
+  signupPending,
+  takeAuthAttempt,
+  verifySignIn,
+} from '../../../shared/accounts/people.ts';
+import { endSession, SESSION_COOKIE } from '../../../shared/accounts/sessions.ts';
+import { html } from '../../../shared/html.ts';
+import {
+  keyShownOnce,
+  renderCheckInbox,
+  renderConfirmSignup,
+  renderInvite,
+  renderMessage,
+  renderResetForm,
+  renderResetRequest,
+  renderSignIn,
+  renderSignUp,
+} from '../auth-pages.ts';
+import type { Viewer } from '../layout.ts';
+import { cookieBase, formOf, html200, type PageKit } from '../web.ts';
+
+// Sign-in and sign-out, sign-up and its confirmation link, invitations (variant B), password reset.
+// Links that carry a token keep it out of Referer headers.
+
+/** Where a sign-in may send the browser afterwards: only into the console. */
+const safeNext = (next: string | undefined) =>
+  next && /^\/console(\/[A-Za-z0-9_\-/]*)?$/.test(next) ? next : '/console';
+
+const limitedPage = (resetAt: number, action: AuthAction) => {
+  const minutes = Math.max(1, Math.ceil((resetAt * 1000 - Date.now()) / 60_000));
+  const what = action === 'signin' ? 'sign-in attempts' : action === 'signup' ? 'sign-ups' : 'reset requests';
+  return renderMessage(
+    'Too many attempts',
+    `There have been too many ${what} from your address or for this email address. Try again in about ${minutes} min.`,
+  );
+};
+
+const expired = (what: string) =>
+  renderMessage('Link expired', `This ${what} link has expired or was already used. Links work once.`);
+
+const welcome = (ctx: Context, made: { key: string; keyPrefix: string; email: string }, viewer: Viewer) =>
+  html200(
+    ctx,
+    renderMessage(
+      'Welcome to Sightline',
+      html`<p>Your account <strong>${made.email}</strong> is ready, and you are signed in. We also emailed you this key.</p>${keyShownOnce(made.key, made.keyPrefix)}<p><a class="button" href="/console">Go to the console</a></p>`,
+      viewer,
+    ),
+  );
+
+export function authRoutes(router: Router, { services, deps, page, startSession }: PageKit): void {
+  const { db } = services;
+
+  router.get(
+    '/signin',
+    page(async (ctx, web) => {
+      if (web.session) return ctx.redirect('/console');
+      const next = typeof ctx.query.next === 'string' ? safeNext(ctx.query.next) : undefined;
+      html200(ctx, renderSignIn({ csrf: web.csrf, next }));
+    }),
+  );
+  router.post(
+    '/signin',
+    page(async (ctx, web) => {
+      const f = formOf(ctx);
+      const email = normalizeEmail(f.email ?? '');
+      const next = safeNext(f.next);
+      const state = await takeAuthAttempt(deps, 'signin', ctx.ip, email);
+      if (!state.allowed) {
+        ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
+        html200(ctx, limitedPage(state.reset, 'signin'), 429);
+        return;
+      }
+      const accountId = email && f.password ? await verifySignIn(db, email, f.password) : null;
+      if (!accountId) {
+        html200(
+          ctx,
+          renderSignIn({
+            csrf: web.csrf,
+            email,
+            next,
+            errors: { form: 'That email and password do not match an account.' },
+          }),
+          401,
+        );
+        return;
+      }
+      await endSession(db, ctx.cookies.get(SESSION_COOKIE)); // a previous session in this browser ends
+      await startSession(ctx, accountId);
+      ctx.status = 303;
+      ctx.redirect(next);
+    }),
+  );
+  router.post(
+    '/signout',
+    page(async (ctx) => {
+      await endSession(db, ctx.cookies.get(SESSION_COOKIE));
+      ctx.cookies.set(SESSION_COOKIE, null, { ...cookieBase(ctx), sameSite: 'lax' });
+      ctx.status = 303;
+      ctx.redirect('/');
+    }),
+  );
+
+  router.get(
+    '/signup',
+    page(async (ctx, web) => {
+      if (web.session) return ctx.redirect('/console');
+      html200(ctx, renderSignUp({ csrf: web.csrf }));
+    }),
+  );
+  router.post(
+    '/signup',
+    page(async (ctx, web) => {
+      const f = formOf(ctx);
+      const email = normalizeEmail(f.email ?? '');
+      const password = f.password ?? '';
+      const errors: { email?: string; password?: string } = {};
+      if (!emailLooksValid(email)) errors.email = 'Enter an email address, like name@example.com.';
+      const pw = passwordProblem(password);
+      if (pw) errors.password = pw;
+      if (errors.email || errors.password) {
+        html200(ctx, renderSignUp({ csrf: web.csrf, email, errors }), 400);
+        return;
+      }
+      const state = await takeAuthAttempt(deps, 'signup', ctx.ip, email);
+      if (!state.allowed) {
+        html200(ctx, limitedPage(state.reset, 'signup'), 429);
+        return;
+      }
+      await requestSignup(deps, email, password);
+      html200(ctx, renderCheckInbox(email, 'signup'));
+    }),
+  );
+
+  router.get(
+    '/signup/confirm/:token',
+    page(async (ctx, web) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      if (!(await signupPending(db, ctx.params.token!))) return html200(ctx, expired('confirmation'), 410);
+      html200(ctx, renderConfirmSignup(web.csrf, ctx.params.token!));
+    }),
+  );
+  router.post(
+    '/signup/confirm/:token',
+    page(async (ctx) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      const made = await confirmSignup(deps, ctx.params.token!);
+      if (!made) return html200(ctx, expired('confirmation'), 410);
+      const s = await startSession(ctx, made.accountId);
+      welcome(ctx, made, { email: made.email, variant: 'A', csrf: s.csrf });
+    }),
+  );
+
+  router.get(
+    '/invite/:token',
+    page(async (ctx, web) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      const invite = await getInvite(db, ctx.params.token!);
+      if (!invite) return html200(ctx, expired('invitation'), 410);
+      html200(
+        ctx,
+        renderInvite({ csrf: web.csrf, token: ctx.params.token!, email: invite.email, tier: invite.tier }),
+      );
+    }),
+  );
+  router.post(
+    '/invite/:token',
+    page(async (ctx, web) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      const token = ctx.params.token!;
+      const invite = await getInvite(db, token);
+      if (!invite) return html200(ctx, expired('invitation'), 410);
+      const password = formOf(ctx).password ?? '';
+      const pw = passwordProblem(password);
+      if (pw) {
+        html200(
+          ctx,
+          renderInvite({
+            csrf: web.csrf,
+            token,
+            email: invite.email,
+            tier: invite.tier,
+            errors: { password: pw },
+          }),
+          400,
+        );
+        return;
+      }
+      const made = await acceptInvite(deps, token, password);
+      if (!made) return html200(ctx, expired('invitation'), 410);
+      const s = await startSession(ctx, made.accountId);
+      welcome(ctx, made, { email: made.email, variant: invite.variant, csrf: s.csrf });
+    }),
+  );
+
+  router.get(
+    '/reset',
+    page(async (ctx, web) => html200(ctx, renderResetRequest({ csrf: web.csrf, email: web.viewer?.email }))),
+  );
+  router.post(
+    '/reset',
+    page(async (ctx, web) => {
+      const email = normalizeEmail(formOf(ctx).email ?? '');
+      if (!emailLooksValid(email)) {
+        html200(
+          ctx,
+          renderResetRequest({
+            csrf: web.csrf,
+            email,
+            errors: { email: 'Enter an email address, like name@example.com.' },
+          }),
+          400,
+        );
+        return;
+      }
+      const state = await takeAuthAttempt(deps, 'reset', ctx.ip, email);
+      if (!state.allowed) {
+        html200(ctx, limitedPage(state.reset, 'reset'), 429);
+        return;
+      }
+      await requestReset(deps, email);
+      html200(ctx, renderCheckInbox(email, 'reset'));
+    }),
+  );
+  router.get(
+    '/reset/:token',
+    page(async (ctx, web) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      if (!(await resetPending(db, ctx.params.token!))) return html200(ctx, expired('password reset'), 410);
+      html200(ctx, renderResetForm({ csrf: web.csrf, token: ctx.params.token! }));
+    }),
+  );
+  router.post(
+    '/reset/:token',
+    page(async (ctx, web) => {
+      ctx.set('Referrer-Policy', 'no-referrer');
+      const token = ctx.params.token!;
+      const password = formOf(ctx).password ?? '';
+      const pw = passwordProblem(password);
+      if (pw) return html200(ctx, renderResetForm({ csrf: web.csrf, token, errors: { password: pw } }), 400);
+      const accountId = await resetPassword(deps, token, password);
+      if (!accountId) return html200(ctx, expired('password reset'), 410);
+      ctx.cookies.set(SESSION_COOKIE, null, { ...cookieBase(ctx), sameSite: 'lax' });
+      html200(
+        ctx,
+        renderMessage(
+          'Password changed',
+          html`<p>Your new password is set, and every session of your account was signed out.</p><p><a class="button" href="/signin">Sign in</a></p>`,
+        ),
+      );
+    }),
+  );
+}
