@@ -3,7 +3,7 @@ import { AppError } from '../../shared/errors.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl } from '../../shared/net/url-policy.ts';
 import { isGatherError } from '../../shared/scan/artifacts.ts';
 import { pageVerdict } from '../../shared/scan/computed/page-kind.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
+import { runScan, scanDeadlineMs } from '../../shared/scans/run-scan.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
 import { startProgress } from '../progress.ts';
@@ -51,9 +51,7 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
   }
 
   const progress = startProgress(io, `scanning ${url} (${mode})`);
-  const deadline = AbortSignal.timeout(
-    mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS,
-  );
+  const deadline = AbortSignal.timeout(scanDeadlineMs(config, mode));
   try {
     const { artifacts, results } = await runScan(url, mode, {
       policy,

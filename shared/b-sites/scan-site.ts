@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { performance } from 'node:perf_hooks';
+import type { Kysely } from 'kysely';
 import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../b-webhooks/endpoints.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
@@ -14,7 +14,8 @@ import type { BrowserProvider } from '../scan/browser.ts';
 import type { ModelScore } from '../scan/engine.ts';
 import { agentReadabilityModel } from '../scan/models/agent-readability.ts';
 import { SCAN_MODELS } from '../scan/score.ts';
-import { runScan, type ScanOutcome } from '../scans/run-scan.ts';
+import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/run-scan.ts';
+import { insertFinishedScan } from '../scans/scans.ts';
 import { deliverWebhook } from '../webhooks/deliver.ts';
 import { type BAlertDraft, type BScores, bAlertPayload, decideBAlerts } from './alerts.ts';
 
@@ -48,8 +49,6 @@ export function measureB(outcome: ScanOutcome): Measured {
   return { status: 'ok', overall: r.overallScore, dimensions };
 }
 
-const newScanId = () => `sc_${randomBytes(12).toString('base64url')}`;
-
 export async function scanBSiteScheduled(
   deps: BSiteScanDeps,
   job: { siteId: string; dueAt: Date },
@@ -77,11 +76,8 @@ export async function scanBSiteScheduled(
   }
 
   const mode: ScanMode = config.B_SITES_SCAN_MODE;
-  const deadline = AbortSignal.any([
-    deps.signal,
-    AbortSignal.timeout(mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS),
-  ]);
-  const startedAt = new Date();
+  const deadline = AbortSignal.any([deps.signal, AbortSignal.timeout(scanDeadlineMs(config, mode))]);
+  const started = performance.now();
   const outcome = await runScan(new URL(site.url), mode, {
     policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
     browser: deps.browser,
@@ -111,28 +107,15 @@ export async function scanBSiteScheduled(
       .limit(1)
       .executeTakeFirst();
 
-    const scanId = newScanId();
-    await trx
-      .insertInto('scans')
-      .values({
-        id: scanId,
-        url: site.url,
-        domain: new URL(site.url).hostname,
-        mode,
-        status: measured.status === 'ok' ? 'done' : 'failed',
-        account_id: site.account_id,
-        error: toJsonb(measured.status === 'down' ? { code: measured.code, message: measured.reason } : null),
-        artifacts: toJsonb(outcome.artifacts),
-        results: toJsonb(outcome.results),
-      })
-      .execute();
-    const { finished_at } = await trx
-      .updateTable('scans')
-      .set({ started_at: startedAt, finished_at: sql<Date>`now()` })
-      .where('id', '=', scanId)
-      .returning('finished_at')
-      .executeTakeFirstOrThrow();
-    const scannedAt = finished_at!;
+    const { id: scanId, finishedAt: scannedAt } = await insertFinishedScan(trx, {
+      url: site.url,
+      mode,
+      accountId: site.account_id,
+      elapsedMs: performance.now() - started,
+      error: measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
+      artifacts: outcome.artifacts,
+      results: outcome.results,
+    });
     const slot = await trx
       .insertInto('b_site_scans')
       .values({

@@ -12,7 +12,7 @@ import { isGatherError } from '../scan/artifacts.ts';
 import type { ModelScore } from '../scan/engine.ts';
 import { monitoringModel } from '../scan/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan/score.ts';
-import { runScan, type ScanOutcome } from '../scans/run-scan.ts';
+import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/run-scan.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
 import { deliverPendingAlerts } from './deliver.ts';
@@ -110,10 +110,7 @@ async function slotRecorded(db: Kysely<Database>, siteId: string, dueAt: Date): 
 /** The scan engine on the site, under the scan deadline, scored with the monitoring model too. */
 async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): Promise<ScanOutcome> {
   const { config, log } = deps;
-  const deadline = AbortSignal.any([
-    deps.signal,
-    AbortSignal.timeout(mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS),
-  ]);
+  const deadline = AbortSignal.any([deps.signal, AbortSignal.timeout(scanDeadlineMs(config, mode))]);
   const outcome = await runScan(new URL(site.url), mode, {
     policy: createUrlPolicy(config.SCAN_ALLOW_HOSTS),
     browser: deps.browser,
@@ -183,7 +180,7 @@ async function recordSlot(
       if (await slotRecorded(trx, site.id, input.dueAt)) return undefined;
       const { previous, lastOk } = await scansBefore(trx, site.id);
 
-      const scanId = await insertFinishedScan(trx, {
+      const { id: scanId } = await insertFinishedScan(trx, {
         url: site.url,
         mode: input.mode,
         accountId: site.account_id,

@@ -7,7 +7,7 @@ import type { JobContext } from '../jobs/job.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan/artifacts.ts';
 import { missingArtifacts } from './partial.ts';
-import { runScan } from './run-scan.ts';
+import { runScan, scanDeadlineMs } from './run-scan.ts';
 import { scanTopic } from './scans.ts';
 
 // One scans row, gathered and scored (the scan_url job). Idempotent: a re-run after a crash
@@ -24,8 +24,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     .where('id', '=', scanId)
     .execute();
 
-  const deadlineMs = scan.mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS;
-  const deadline = AbortSignal.any([signal, AbortSignal.timeout(deadlineMs)]);
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(scanDeadlineMs(config, scan.mode))]);
   // Pollers see each phase as it starts (a handful per scan), written in order.
   let phaseWrites: Promise<unknown> = Promise.resolve();
   const onPhase = (phase: string) => {

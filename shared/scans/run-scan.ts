@@ -1,3 +1,4 @@
+import type { Config } from '../config.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import { gathererFailures, scanDuration } from '../metrics.ts';
 import { HostSlots, MAX_REQUESTS_PER_SITE } from '../net/host-slots.ts';
@@ -80,6 +81,12 @@ function phaseTracker(deps: ScanDeps) {
     }
   };
 }
+
+/** How long a scan of this mode may gather before its gatherers are cut off (SCAN_*_DEADLINE_MS). */
+export const scanDeadlineMs = (
+  config: Pick<Config, 'SCAN_QUICK_DEADLINE_MS' | 'SCAN_FULL_DEADLINE_MS'>,
+  mode: ScanMode,
+): number => (mode === 'full' ? config.SCAN_FULL_DEADLINE_MS : config.SCAN_QUICK_DEADLINE_MS);
 
 export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise<ScanOutcome> {
   const endTotal = scanDuration.startTimer({ mode, phase: 'total' });

@@ -114,8 +114,9 @@ export async function requestScanIn(
 }
 
 /**
- * Stores a scan that ran outside the scan_url job (a monitor scan) as a finished row, so its
- * result serves the scan views too. Times come from the database clock.
+ * Stores a scan that ran outside the scan_url job (a monitor scan, a B site's weekly scan) as a
+ * finished row, so its result serves the scan views too, flagged partial (and so never reused by
+ * the scan cache) as the scan_url job flags its own. Times come from the database clock.
  */
 export async function insertFinishedScan(
   trx: Kysely<Database>,
@@ -128,12 +129,11 @@ export async function insertFinishedScan(
     artifacts: object;
     results: object;
   },
-): Promise<string> {
-  const id = newScanId();
-  await trx
+): Promise<{ id: string; finishedAt: Date }> {
+  const row = await trx
     .insertInto('scans')
     .values({
-      id,
+      id: newScanId(),
       url: scan.url,
       domain: new URL(scan.url).hostname,
       mode: scan.mode,
@@ -148,8 +148,9 @@ export async function insertFinishedScan(
       started_at: sql<Date>`now() - make_interval(secs => ${scan.elapsedMs / 1000})`,
       finished_at: sql<Date>`now()`,
     })
-    .execute();
-  return id;
+    .returning(['id', 'finished_at'])
+    .executeTakeFirstOrThrow();
+  return { id: row.id, finishedAt: row.finished_at! };
 }
 
 /** Every column but the (large) gathered artifacts, which only some views read. */

@@ -12,6 +12,7 @@ import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { runScan } from '../../shared/scans/run-scan.ts';
+import { requestScan } from '../../shared/scans/scans.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
@@ -45,7 +46,14 @@ const GOOD = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 const DEGRADED = `<!doctype html><html><head><meta name="robots" content="noindex,nofollow"></head><body><div id="app"></div><script>document.getElementById('app').textContent='Loading'</script></body></html>`;
 
 type Mode = 'good' | 'degraded';
-const modes: Record<string, Mode> = { '/kettles': 'good', '/lamps': 'good', '/free': 'good' };
+const modes: Record<string, Mode> = {
+  '/kettles': 'good',
+  '/lamps': 'good',
+  '/free': 'good',
+  '/partial': 'good',
+};
+// While set, the origin's /llms.txt answers only after 3 s: past a short scan deadline.
+let slowLlmsTxt = false;
 
 let pages: FixtureServer;
 let receiver: http.Server;
@@ -80,6 +88,11 @@ before(async () => {
       '/kettles': page('/kettles'),
       '/lamps': page('/lamps'),
       '/free': page('/free'),
+      '/partial': page('/partial'),
+      '/llms.txt': (_q, r) => {
+        if (slowLlmsTxt) setTimeout(() => r.writeHead(404).end(), 3000);
+        else r.writeHead(404).end();
+      },
       '/probe-good': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(GOOD),
       '/probe-bad': (_q, r) => r.writeHead(200, { 'content-type': 'text/html' }).end(DEGRADED),
     },
@@ -316,5 +329,58 @@ describe('weekly B site scans', () => {
     await fanOutBSites(t.handle.db, { batch: 100, asOf: at(6) });
     await drain();
     assert.equal(deliveries.length, 2);
+  });
+
+  it('a weekly scan that lacked an artifact is stored as partial, and the scan cache passes it over', async () => {
+    const { site } = await registerSite(t.handle.db, {
+      accountId: sites.kettles.account_id,
+      url: `${pages.origin}/partial`,
+      label: 'Partial',
+    });
+    // A one-second scan deadline cuts off the slow llms.txt; everything else answers at once.
+    const config = loadConfig({
+      ...process.env,
+      SCAN_ALLOW_HOSTS: allowHosts,
+      LOG_LEVEL: 'silent',
+      B_SITES_SCAN_MODE: 'quick',
+      SCAN_QUICK_DEADLINE_MS: '1000',
+    });
+    slowLlmsTxt = true;
+    const outcome = await scanBSiteScheduled(
+      {
+        db: t.handle.db,
+        config,
+        log: createLogger('test', undefined, 'silent'),
+        signal: new AbortController().signal,
+        browser: () => {
+          throw new Error('scheduled scans in this test are quick');
+        },
+      },
+      { siteId: site.id, dueAt: at(7, 0) },
+    ).finally(() => {
+      slowLlmsTxt = false;
+    });
+    assert.equal(outcome, 'scanned');
+    const [slot] = await scheduledRows(site);
+    assert.equal(slot?.status, 'ok');
+    const scan = await t.handle.db
+      .selectFrom('scans')
+      .select(['id', 'url', 'status', 'missing_artifacts'])
+      .where('id', '=', slot!.scan_id!)
+      .executeTakeFirstOrThrow();
+    assert.equal(scan.status, 'done');
+    assert.deepEqual(scan.missing_artifacts, ['LlmsTxt']);
+    const view = await call(t.url, `/api/v1/scans/${scan.id}?view=b`);
+    assert.equal(view.status, 200, view.text);
+    assert.equal(view.body.partial, true);
+    assert.deepEqual(view.body.missingArtifacts, ['LlmsTxt']);
+    // A scan asked for the same page starts afresh instead of answering with the partial one.
+    const asked = await requestScan(t.api.services, {
+      url: new URL(scan.url),
+      mode: 'quick',
+      accountId: null,
+    });
+    assert.notEqual(asked.id, scan.id);
+    assert.equal(asked.status, 'queued');
   });
 });

@@ -191,7 +191,7 @@ describe('partial scans', () => {
         },
         results: row.results as object,
       });
-    const partialId = await partial(row.url);
+    const { id: partialId } = await partial(row.url);
     const b = await call(t.url, `/api/v1/scans/${partialId}?view=b`);
     assert.equal(b.status, 200, b.text);
     spec.check('GET', '/api/v1/scans/{id}', b);
@@ -206,7 +206,7 @@ describe('partial scans', () => {
     assert.equal(reused.id, done.body.scanId);
     // ... and with only a partial row, a fresh scan starts.
     const other = `${site.origin}/?partial=2`;
-    const onlyPartial = await partial(other);
+    const { id: onlyPartial } = await partial(other);
     const fresh = await requestScan(t.api.services, { url: new URL(other), mode: 'quick', accountId: null });
     assert.notEqual(fresh.id, onlyPartial);
     assert.equal(fresh.status, 'queued');
