@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
 import { createMailer } from '../../shared/accounts/mail.ts';
+import type { RateState } from '../../shared/accounts/rate-limit.ts';
 import {
   createSession,
   loadSession,
@@ -8,10 +9,11 @@ import {
   SESSION_COOKIE,
   type SessionView,
 } from '../../shared/accounts/sessions.ts';
+import { findNul } from '../../shared/db/json.ts';
 import type { Variant } from '../../shared/db/tables/accounts.ts';
-import { AppError } from '../../shared/errors.ts';
 import { html } from '../../shared/html.ts';
 import type { Services } from '../../shared/services.ts';
+import { toAppError } from '../middlewares/errors.ts';
 import { renderMessage } from './auth-pages.ts';
 import { renderNotFound } from './console-pages.ts';
 import { PAGE_CSP, type Viewer } from './layout.ts';
@@ -75,6 +77,18 @@ export function html200(ctx: Context, body: string, status = 200) {
   ctx.body = body;
 }
 
+/**
+ * The bucket this request was counted in, as X-RateLimit-* (the frame would otherwise show the
+ * address's general bucket, which a form's own allowance is not), and Retry-After once it is full.
+ */
+export function showBucket(ctx: Context, state: RateState): void {
+  ctx.set('X-RateLimit-Limit', String(state.limit));
+  ctx.set('X-RateLimit-Remaining', String(state.remaining));
+  ctx.set('X-RateLimit-Reset', String(state.reset));
+  if (!state.allowed)
+    ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
+}
+
 function setPageHeaders(ctx: Context) {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -126,7 +140,9 @@ export function pageKit(services: Services): PageKit {
       const web: Web = { viewer, session, csrf: session?.csrf ?? anonCsrf(ctx) };
       if (ctx.method === 'POST') {
         const sent = formOf(ctx)._csrf;
-        const ok = sameSecret(sent, session?.csrf) || sameSecret(sent, ctx.cookies.get(CSRF_COOKIE));
+        // Signed in, only the session's own token counts: the double-submit cookie could have
+        // been planted (from a sibling subdomain, or over plain http) by whoever chose its value.
+        const ok = session ? sameSecret(sent, session.csrf) : sameSecret(sent, ctx.cookies.get(CSRF_COOKIE));
         if (!ok) {
           html200(
             ctx,
@@ -140,10 +156,27 @@ export function pageKit(services: Services): PageKit {
           return;
         }
       }
+      // Postgres refuses a NUL byte in text: say so rather than fail on the first query.
+      const nul = findNul({ ...ctx.params, ...formOf(ctx) }, 'field');
+      if (nul) {
+        html200(
+          ctx,
+          renderMessage(
+            'Invalid character',
+            'This address or form holds a character that cannot be stored (a NUL byte). Remove it and try again.',
+            viewer,
+          ),
+          400,
+        );
+        return;
+      }
       try {
         await handler(ctx, web);
-      } catch (err) {
-        if (err instanceof AppError && err.status < 500) {
+      } catch (thrown) {
+        // As in the API: a value Postgres cannot take is the request's fault, a lost database a 503.
+        const err = toAppError(thrown);
+        if (err.status < 500 || err.status === 503) {
+          for (const [name, value] of Object.entries(err.extra.headers ?? {})) ctx.set(name, value);
           html200(
             ctx,
             err.status === 404 ? renderNotFound(viewer) : renderMessage(err.title, err.detail, viewer),
@@ -151,7 +184,7 @@ export function pageKit(services: Services): PageKit {
           );
           return;
         }
-        log.error({ err, path: ctx.path, requestId: ctx.state.requestId }, 'page failed');
+        log.error({ err: thrown, path: ctx.path, requestId: ctx.state.requestId }, 'page failed');
         html200(
           ctx,
           renderMessage(

@@ -16,21 +16,31 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /**
+   * Sends without making the caller wait: a page's answer then takes the same time whether or not
+   * a mail goes out (so its timing does not tell who has an account), and an SMTP failure is
+   * logged for the operator instead of failing the person's request.
+   */
+  dispatch(mail: Mail): void;
 }
 
 const transports = new Map<string, Transporter>();
 
 export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log: Logger): Mailer {
   const url = config.SMTP_URL;
+  const detached = (send: (mail: Mail) => Promise<void>) => (mail: Mail) => {
+    send(mail).catch((err: unknown) =>
+      log.error({ err, mail: { to: mail.to, subject: mail.subject } }, 'email could not be sent'),
+    );
+  };
   if (!url) {
-    return {
-      async send(mail) {
-        log.info(
-          { mail: { to: mail.to, subject: mail.subject, text: mail.logText ?? mail.text } },
-          'email (SMTP_URL is not set, so it is written here instead of sent)',
-        );
-      },
+    const send = async (mail: Mail) => {
+      log.info(
+        { mail: { to: mail.to, subject: mail.subject, text: mail.logText ?? mail.text } },
+        'email (SMTP_URL is not set, so it is written here instead of sent)',
+      );
     };
+    return { send, dispatch: detached(send) };
   }
   let transport = transports.get(url);
   if (!transport) {
@@ -38,10 +48,9 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     transports.set(url, transport);
   }
   const t = transport;
-  return {
-    async send(mail) {
-      await t.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
-      log.info({ mail: { to: mail.to, subject: mail.subject } }, 'email sent');
-    },
+  const send = async (mail: Mail) => {
+    await t.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
+    log.info({ mail: { to: mail.to, subject: mail.subject } }, 'email sent');
   };
+  return { send, dispatch: detached(send) };
 }

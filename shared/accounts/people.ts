@@ -97,7 +97,8 @@ export type AuthAction = 'signin' | 'signup' | 'reset';
 
 /**
  * Counts one attempt against the client address and against the email address (hashed, so the
- * rate-limit table holds no addresses). Refused when either bucket is full.
+ * rate-limit table holds no addresses). Refused when either bucket is full; the state returned
+ * is the refusing bucket's, or else the one with fewer calls left.
  */
 export async function takeAuthAttempt(
   deps: Pick<PeopleDeps, 'db' | 'config'>,
@@ -108,7 +109,9 @@ export async function takeAuthAttempt(
   const byIp = await takeToken(deps.db, `ip:auth-${action}:${ip}`, deps.config.AUTH_IP_LIMIT);
   if (!byIp.allowed) return byIp;
   const emailKey = sha256(normalizeEmail(email)).toString('hex').slice(0, 32);
-  return takeToken(deps.db, `email:auth-${action}:${emailKey}`, deps.config.AUTH_EMAIL_LIMIT);
+  const byEmail = await takeToken(deps.db, `email:auth-${action}:${emailKey}`, deps.config.AUTH_EMAIL_LIMIT);
+  // Shown in X-RateLimit-*: the bucket nearer its end, the one that will refuse first.
+  return byEmail.allowed && byIp.remaining < byEmail.remaining ? byIp : byEmail;
 }
 
 // ---- creating accounts ---------------------------------------------------------------------------
@@ -131,10 +134,10 @@ async function insertPerson(trx: Transaction<Database>, p: NewPerson) {
   return { account, key };
 }
 
-async function mailFirstKey(deps: PeopleDeps, email: string, key: string) {
+function mailFirstKey(deps: PeopleDeps, email: string, key: string) {
   const intro = `Your Sightline account is ready. Your first API key is:\n\n`;
   const outro = `\n\nStore it somewhere safe: it is not shown again. Use it as\n  Authorization: Bearer <API key>\nManage keys in the console: ${deps.config.publicSiteUrl}/console/keys\n`;
-  await deps.mailer.send({
+  deps.mailer.dispatch({
     to: email,
     subject: 'Your Sightline API key',
     text: `${intro}${key}${outro}`,
@@ -151,7 +154,7 @@ export async function requestSignup(deps: PeopleDeps, email: string, password: s
   const passwordHash = await hashPassword(password); // also when unused: equal time either way
   const existing = await accountByEmail(deps.db, addr);
   if (existing) {
-    await deps.mailer.send({
+    deps.mailer.dispatch({
       to: addr,
       subject: 'You already have a Sightline account',
       text: `Someone (probably you) tried to sign up to Sightline with this address, which already has an account.\n\nSign in: ${deps.config.publicSiteUrl}/signin\nForgot your password? ${deps.config.publicSiteUrl}/reset\n\nIf this was not you, you can ignore this email.\n`,
@@ -165,7 +168,7 @@ export async function requestSignup(deps: PeopleDeps, email: string, password: s
     tier: 'free',
     passwordHash,
   });
-  await deps.mailer.send({
+  deps.mailer.dispatch({
     to: addr,
     subject: 'Confirm your Sightline account',
     text: `Confirm your address to create your Sightline account (free tier) and get your first API key:\n\n${deps.config.publicSiteUrl}/signup/confirm/${token}\n\nThe link works once, for 24 hours. If you did not sign up, ignore this email.\n`,
@@ -193,7 +196,7 @@ export async function confirmSignup(deps: PeopleDeps, token: string): Promise<Cr
     });
   });
   if (!made) return null;
-  await mailFirstKey(deps, made.account.email, made.key.key);
+  mailFirstKey(deps, made.account.email, made.key.key); // shown on screen too: a failed mail loses nothing
   return {
     accountId: made.account.id,
     email: made.account.email,
@@ -252,7 +255,7 @@ export async function acceptInvite(
     return insertPerson(trx, { email: t.email, variant: t.variant!, tier: t.tier!, passwordHash });
   });
   if (!made) return null;
-  await mailFirstKey(deps, made.account.email, made.key.key);
+  mailFirstKey(deps, made.account.email, made.key.key); // shown on screen too: a failed mail loses nothing
   return {
     accountId: made.account.id,
     email: made.account.email,
@@ -282,7 +285,7 @@ export async function requestReset(deps: PeopleDeps, email: string): Promise<voi
   const row = await accountByEmail(deps.db, email);
   if (!row) return;
   const token = await newEmailToken(deps.db, { purpose: 'reset', email: row.email, accountId: row.id });
-  await deps.mailer.send({
+  deps.mailer.dispatch({
     to: row.email,
     subject: 'Reset your Sightline password',
     text: `To choose a new password for your Sightline account, open:\n\n${deps.config.publicSiteUrl}/reset/${token}\n\nThe link works once, for one hour. If you did not ask for this, ignore this email: your password stays as it is.\n`,

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createAccount } from '../../shared/accounts/accounts.ts';
+import { createInvite } from '../../shared/accounts/people.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
 
 // The web face over plain HTTP: cookie flags (Secure behind an https proxy), CSRF tokens bound
@@ -17,16 +18,16 @@ after(async () => {
 const html = { accept: 'text/html' };
 
 /** GET a form page: its anonymous CSRF cookie and the token in the form. */
-async function formPage(path: string, headers: Record<string, string> = {}) {
-  const res = await fetch(t.url + path, { headers: { ...html, ...headers } });
+async function formPage(path: string, headers: Record<string, string> = {}, base = t.url) {
+  const res = await fetch(base + path, { headers: { ...html, ...headers } });
   const text = await res.text();
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sl_csrf='));
   const token = /name="_csrf" value="([^"]+)"/.exec(text)?.[1];
   return { res, text, cookie, token };
 }
 
-async function post(path: string, cookie: string, form: Record<string, string>) {
-  return fetch(t.url + path, {
+async function post(path: string, cookie: string, form: Record<string, string>, base = t.url) {
+  return fetch(base + path, {
     method: 'POST',
     headers: { ...html, 'content-type': 'application/x-www-form-urlencoded', cookie: cookie.split(';')[0]! },
     body: new URLSearchParams(form),
@@ -120,5 +121,107 @@ describe('web pages over HTTP', () => {
     const console = await fetch(`${t.url}/console/keys`, { headers: html, redirect: 'manual' });
     assert.equal(console.status, 302);
     assert.equal(console.headers.get('location'), '/signin?next=%2Fconsole%2Fkeys');
+  });
+});
+
+describe('web pages when mail cannot be sent, and forms that cannot be taken', () => {
+  let u: TestApi;
+  before(async () => {
+    // Nothing listens on port 1: every mail fails to send.
+    u = await startTestApi({ LOG_LEVEL: 'info', SMTP_URL: 'smtp://127.0.0.1:1', AUTH_IP_LIMIT: '3' });
+  });
+  after(async () => {
+    await u?.close();
+  });
+
+  const form = (path: string) => formPage(path, {}, u.url);
+  const send = (path: string, cookie: string, fields: Record<string, string>) =>
+    post(path, cookie, fields, u.url);
+  const cookieOf = (res: Response, name: string) =>
+    res.headers
+      .getSetCookie()
+      .find((c) => c.startsWith(`${name}=`))
+      ?.split(';')[0];
+
+  /** An invitation accepted: the account, its session cookie and the key shown on screen. */
+  async function acceptInvitation(email: string) {
+    const invite = await createInvite(
+      { db: u.handle.db, config: { publicSiteUrl: u.url } as never },
+      { email, tier: 'pro' },
+    );
+    const path = new URL(invite.link).pathname;
+    const page = await form(path);
+    const made = await send(path, page.cookie!, { _csrf: page.token!, password: 'long enough password' });
+    return { made, body: await made.text(), session: cookieOf(made, 'sl_session') };
+  }
+
+  it('a reset answers the same for an account and a stranger, and an SMTP failure is only logged', async () => {
+    const email = 'has-account@example.test';
+    await createAccount(u.handle.db, { email, variant: 'A', tier: 'pro' });
+    for (const address of [email, 'stranger@example.test']) {
+      const page = await form('/reset');
+      const res = await send('/reset', page.cookie!, { _csrf: page.token!, email: address });
+      assert.equal(res.status, 200, address);
+      assert.match(await res.text(), /Check your inbox/);
+    }
+    const deadline = Date.now() + 10_000;
+    while (!u.logs.some((l) => l.includes('email could not be sent') && l.includes(email))) {
+      assert.ok(Date.now() < deadline, 'the failed mail is logged');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  it('an invitation accepted while mail is down still signs in and shows the key', async () => {
+    const { made, body, session } = await acceptInvitation('invited-offline@example.test');
+    assert.equal(made.status, 200);
+    const key = /value="(sl_live_[0-9A-Za-z]{40})"/.exec(body)?.[1];
+    assert.ok(key, 'the key is shown on screen');
+    assert.ok(session, 'signed in');
+    assert.equal((await call(u.url, '/api/v1/account', { key })).status, 200);
+  });
+
+  it('signed in, a form needs the session’s own token: a signed-out cookie’s token is refused', async () => {
+    const { session } = await acceptInvitation('csrf-owner@example.test');
+    const anon = await form('/signin'); // a cookie and token pair anyone could plant
+    const keys = await fetch(`${u.url}/console/keys`, { headers: { ...html, cookie: session! } });
+    const own = /name="_csrf" value="([^"]+)"/.exec(await keys.text())?.[1];
+    assert.ok(own);
+    const both = `${session}; ${anon.cookie!.split(';')[0]}`;
+    assert.equal((await send('/console/keys', both, { _csrf: anon.token! })).status, 403);
+    assert.equal((await send('/console/keys', both, { _csrf: own })).status, 201);
+  });
+
+  it('a NUL byte in a form or an address is a 400 page, not a server error', async () => {
+    const page = await form('/signup');
+    const res = await send('/signup', page.cookie!, {
+      _csrf: page.token!,
+      email: 'nul\u0000@example.test',
+      password: 'long enough password',
+    });
+    assert.equal(res.status, 400);
+    assert.match(await res.text(), /NUL byte/);
+    const { session } = await acceptInvitation('nul-path@example.test');
+    const order = await fetch(`${u.url}/console/audits/%00`, { headers: { ...html, cookie: session! } });
+    assert.equal(order.status, 400);
+  });
+
+  it('a refused sign-up shows its own allowance in X-RateLimit-* and says when to retry', async () => {
+    let last: Response | undefined;
+    for (let i = 0; i < 4; i++) {
+      const page = await form('/signup');
+      last = await send('/signup', page.cookie!, {
+        _csrf: page.token!,
+        email: `limited-${i}@example.test`,
+        password: 'long enough password',
+      });
+      if (i < 3) {
+        assert.equal(last.status, 200);
+        assert.equal(last.headers.get('x-ratelimit-remaining'), String(2 - i));
+      }
+    }
+    assert.equal(last!.status, 429);
+    assert.equal(last!.headers.get('x-ratelimit-limit'), '3');
+    assert.equal(last!.headers.get('x-ratelimit-remaining'), '0');
+    assert.ok(Number(last!.headers.get('retry-after')) >= 1);
   });
 });

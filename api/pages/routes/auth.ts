@@ -30,7 +30,7 @@ import {
   renderSignUp,
 } from '../auth-pages.ts';
 import type { Viewer } from '../layout.ts';
-import { cookieBase, formOf, html200, type PageKit } from '../web.ts';
+import { cookieBase, formOf, html200, type PageKit, showBucket } from '../web.ts';
 
 // Sign-in and sign-out, sign-up and its confirmation link, invitations (variant B), password reset.
 // Links that carry a token keep it out of Referer headers.
@@ -79,8 +79,8 @@ export function authRoutes(router: Router, { services, deps, page, startSession 
       const email = normalizeEmail(f.email ?? '');
       const next = safeNext(f.next);
       const state = await takeAuthAttempt(deps, 'signin', ctx.ip, email);
+      showBucket(ctx, state);
       if (!state.allowed) {
-        ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
         html200(ctx, limitedPage(state.reset, 'signin'), 429);
         return;
       }
@@ -136,6 +136,7 @@ export function authRoutes(router: Router, { services, deps, page, startSession 
         return;
       }
       const state = await takeAuthAttempt(deps, 'signup', ctx.ip, email);
+      showBucket(ctx, state);
       if (!state.allowed) {
         html200(ctx, limitedPage(state.reset, 'signup'), 429);
         return;
@@ -227,6 +228,7 @@ export function authRoutes(router: Router, { services, deps, page, startSession 
         return;
       }
       const state = await takeAuthAttempt(deps, 'reset', ctx.ip, email);
+      showBucket(ctx, state);
       if (!state.allowed) {
         html200(ctx, limitedPage(state.reset, 'reset'), 429);
         return;

@@ -6,7 +6,7 @@ import { AppError } from '../../../shared/errors.ts';
 import { getScan, requestScan, vetTargetUrl } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult, presentScanA } from '../../presenters/scan.ts';
 import { phaseLabel, renderHome, renderProgress, renderReport, renderScanFailed } from '../scan-page.ts';
-import { formOf, html200, type PageKit } from '../web.ts';
+import { formOf, html200, type PageKit, showBucket } from '../web.ts';
 
 // The free scan: the home page's form, the progress page and the shareable report at /r/:id.
 
@@ -47,11 +47,8 @@ export function scanRoutes(router: Router, { services, page, notFoundPage }: Pag
       }
       // The same per-address allowance as the keyless API scan (POST /api/public/scan): one bucket.
       const state = await takeToken(db, `ip:public-scan:${ctx.ip}`, config.PUBLIC_SCAN_IP_LIMIT);
-      ctx.set('X-RateLimit-Limit', String(state.limit));
-      ctx.set('X-RateLimit-Remaining', String(state.remaining));
-      ctx.set('X-RateLimit-Reset', String(state.reset));
+      showBucket(ctx, state);
       if (!state.allowed) {
-        ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
         html200(
           ctx,
           renderHome({
