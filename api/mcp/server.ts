@@ -4,6 +4,7 @@ import {
   type CallToolResult,
   ListToolsRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
 import { AdmissionError, Admitter } from '../../shared/accounts/admission.ts';
 import { type AuthResult, authenticate, type Principal } from '../../shared/accounts/auth.ts';
 import { findNul } from '../../shared/db/json.ts';
@@ -15,6 +16,8 @@ import { API_VERSION } from '../routes/status/index.ts';
 import { invalidParams, RPC, RpcError, rpcErrorFor } from './errors.ts';
 import { listing } from './tool.ts';
 import { TOOLS } from './tools/index.ts';
+
+const LooseCallToolRequest = z.object({ method: z.literal('tools/call'), params: z.unknown() });
 
 // The MCP server, built per HTTP request (stateless Streamable HTTP) on the SDK's low-level
 // Server: its McpServer wrapper turns every tool failure into an isError result, while the
@@ -150,8 +153,12 @@ export function createMcpServer(caller: McpCaller): Server {
     const variant = auth?.ok ? auth.principal.variant : 'A';
     return { tools: TOOLS[variant].map(listing) };
   });
-  server.setRequestHandler(CallToolRequestSchema, (request) =>
-    callTool(caller, request.params.name, request.params.arguments),
-  );
+  // The SDK parses a request against the handler's schema before its own tools/call check, and a
+  // failure there answered -32603 (internal error). With a loose schema here, a tools/call whose
+  // params are malformed (no name, arguments not an object) reaches that check: -32602.
+  server.setRequestHandler(LooseCallToolRequest, (request) => {
+    const { params } = CallToolRequestSchema.parse(request); // checked by the SDK just before
+    return callTool(caller, params.name, params.arguments);
+  });
   return server;
 }

@@ -429,6 +429,17 @@ describe('JSON-RPC errors', () => {
     await rpcError(b.callTool({ name: 'list_audit_products', arguments: {} }), -32602);
   });
 
+  it('-32602 for a tools/call whose params are malformed: arguments not an object, or no tool name', async () => {
+    const key = await t.newKey('A', 'agent');
+    for (const params of [{ name: 'list_audit_products', arguments: 'x' }, { arguments: {} }]) {
+      const raw = await rawRpc({ jsonrpc: '2.0', id: 5, method: 'tools/call', params }, key);
+      assert.equal(raw.status, 200, raw.text);
+      spec.check('POST', '/mcp', raw);
+      assert.equal(raw.body.id, 5);
+      assert.equal(raw.body.error.code, -32602, JSON.stringify(raw.body));
+    }
+  });
+
   it('-32029 with HTTP 429: MCP and REST calls share the key’s hourly budget', async () => {
     const key = await t.newKey('A', 'free', { rateLimit: 3 });
     const client = await connect(key);
