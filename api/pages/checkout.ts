@@ -1,4 +1,4 @@
-import { type Html, html } from '../../shared/html.ts';
+import { type Html, html, raw } from '../../shared/html.ts';
 
 // The page a recommendation's stripeLink leads to when no payment link is configured: what the
 // bundle holds and how to order it through the API. Self-contained, no scripts.
@@ -6,10 +6,12 @@ import { type Html, html } from '../../shared/html.ts';
 export const CHECKOUT_CSP =
   "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
-const CSS = `body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f7f8fa}
+// Our own constant markup: raw, or the template would escape its quotes and the `font` rule break.
+const CSS =
+  raw(`body{margin:0;font:16px/1.55 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f7f8fa}
 main{max-width:44rem;margin:2rem auto;padding:1.5rem 2rem;background:#fff;border:1px solid #e3e6ea;border-radius:8px}
 h1{font-size:1.5rem;margin-top:0}code,pre{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.9em}
-pre{background:#f4f5f7;padding:.8rem 1rem;overflow-x:auto;border-radius:6px}a{color:#1f6feb}.price{font-weight:600}`;
+pre{background:#f4f5f7;padding:.8rem 1rem;overflow-x:auto;border-radius:6px}a{color:#1f6feb}.price{font-weight:600}`);
 
 function page(title: string, body: Html): string {
   return html`<!doctype html>

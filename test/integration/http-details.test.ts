@@ -112,6 +112,7 @@ describe('stripeLink without a payment link configured', () => {
       for (const p of rec.products) assert.ok(page.includes(`<code>${p}</code>`), `${p} listed`);
       assert.match(page, /POST .*\/api\/v1\/audit/);
       assert.doesNotMatch(page, /<script/i);
+      assert.match(page, /font:16px\/1.55 system-ui,-apple-system,"Segoe UI"/, 'the style sheet as written');
     }
     const unknown = await fetch(`${t.url}/checkout/focus_bundle_seo_seo_seo`);
     assert.equal(unknown.status, 404);
