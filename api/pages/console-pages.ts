@@ -1,4 +1,5 @@
 import type { AuditOrder } from '../../shared/db/tables/audit-orders.ts';
+import type { DeliveryStatus } from '../../shared/db/tables/monitor-alerts.ts';
 import type { MonitorScan } from '../../shared/db/tables/monitor-scans.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { SiteWithHistory } from '../../shared/monitoring/history.ts';
@@ -159,14 +160,29 @@ export interface AlertRow {
   alert_type: string;
   message: string;
   scanned_at: Date;
-  delivery_status: string;
+  delivery_status: DeliveryStatus;
+  delivery_detail: string | null;
+}
+
+/** What became of the alert's webhook, so a subscriber whose endpoint fails can see why. */
+function delivery(a: AlertRow): string {
+  switch (a.delivery_status) {
+    case 'delivered':
+      return 'Webhook delivered';
+    case 'failed':
+      return `Webhook failed${a.delivery_detail ? `: ${a.delivery_detail}` : ''}`;
+    case 'pending':
+      return 'Webhook being sent';
+    case 'no_webhook':
+      return 'No webhook set for this site';
+  }
 }
 
 function alertList(alerts: AlertRow[]): Html {
   if (alerts.length === 0) return html`<p class="muted">No alerts so far.</p>`;
   return html`<ul class="alerts">${alerts.map(
     (a) =>
-      html`<li><span class="badge ${a.alert_type}">${a.alert_type.replace('_', ' ')}</span><span><a href="/console/sites/${a.site_id}">${a.label}</a>: ${a.message}</span>${time(a.scanned_at)}</li>`,
+      html`<li><span class="badge ${a.alert_type}">${a.alert_type.replace('_', ' ')}</span><span><a href="/console/sites/${a.site_id}">${a.label}</a>: ${a.message}</span>${time(a.scanned_at)}<span class="delivery ${a.delivery_status}">${delivery(a)}</span></li>`,
   )}</ul>`;
 }
 

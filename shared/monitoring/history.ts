@@ -61,6 +61,7 @@ export async function recentAlerts(
       'a.message',
       'a.scanned_at',
       'a.delivery_status',
+      'a.delivery_detail',
     ])
     .where('m.account_id', '=', accountId);
   if (opts.siteId !== undefined) q = q.where('a.site_id', '=', opts.siteId);

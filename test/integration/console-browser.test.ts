@@ -450,6 +450,12 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
         scanned_at: new Date(),
       })
       .execute();
+    // Its webhook was tried and refused: the console says so, and why.
+    await db
+      .updateTable('monitor_alerts')
+      .set({ delivery_status: 'failed', delivery_detail: 'HTTP 500', attempted_at: new Date() })
+      .where('site_id', '=', own.id)
+      .execute();
     const order = 'ord_consoletest0000000001';
     await sql`insert into audit_orders (id, account_id, product, target_url, report_token, status, report, report_summary, delivered_at)
       values (${order}, ${one.accountId}, 'seo_audit', ${site.url}, 'tok_consoletest', 'delivered', '{"format":1}'::jsonb,
@@ -476,6 +482,11 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
       'own sites first',
     );
     assert.match(await p1.locator('main').innerText(), /Overall score dropped 15 points/);
+    assert.match(
+      await p1.locator('.alerts').innerText(),
+      /Webhook failed: HTTP 500/,
+      'why the webhook failed',
+    );
     assert.match(await p1.locator('main').innerText(), /\/status\//);
     // The status link is stored hashed: a new one is shown once, works, and ends the old one.
     await p1.getByRole('button', { name: 'New status page link' }).click();
