@@ -24,6 +24,8 @@ export interface AlertInput {
   previous: { status: 'ok' | 'down'; overall: number } | null;
   /** The latest scan before this one that fetched the page. */
   lastOk: ScanScores | null;
+  /** Whether lastOk was scored by the model version scoring now (drops compare only then). */
+  comparable?: boolean;
   current: ({ status: 'ok' } & ScanScores) | { status: 'down'; reason: string };
 }
 
@@ -76,7 +78,7 @@ export function decideAlerts(input: AlertInput): AlertDecision {
   }
 
   let baseline = site.incidentBaseline;
-  if (lastOk) {
+  if (lastOk && input.comparable !== false) {
     const fell = lastOk.overall - current.overall;
     if (fell > threshold) {
       alerts.push(

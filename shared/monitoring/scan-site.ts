@@ -131,7 +131,7 @@ async function scansBefore(trx: Transaction<Database>, siteId: string) {
   const latest = (status?: 'ok') => {
     let q = trx
       .selectFrom('monitor_scans')
-      .select(['status', 'overall_score', 'dimension_scores'])
+      .select(['status', 'overall_score', 'dimension_scores', 'model_version'])
       .where('site_id', '=', siteId);
     if (status) q = q.where('status', '=', status);
     return q.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
@@ -229,7 +229,11 @@ async function recordSlot(
                 incidentBaseline: row.incident_baseline,
               },
               previous: previous ? { status: previous.status, overall: previous.overall_score } : null,
+              // Scores of another model version are not comparable (an upgrade that reweighs
+              // the dimensions must not raise drops on every site): the down and recovery
+              // rules still see them, the drop rules only this version's.
               lastOk: lastOk ? scores(lastOk) : null,
+              comparable: lastOk?.model_version === monitoringModel.version,
               current:
                 measured.status === 'ok'
                   ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }

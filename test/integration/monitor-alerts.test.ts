@@ -349,4 +349,19 @@ describe('monitoring alerts', () => {
     assert.equal(await scansOf(), before + 1, 'one scan row: the loser rolled back');
     assert.ok(recorded[0]!.scan_id, 'the recorded slot points at its scan');
   });
+
+  it('after a model version change, a lower score is no drop: scores of another version are not compared', async () => {
+    // The site's history as if an older monitoring model had scored it.
+    await sql`update monitor_scans set model_version = '0.0.1' where site_id = ${String(own.id)}`.execute(
+      t.handle.db,
+    );
+    const drops = async () => (await alertsOf(own.id)).filter((a) => a.alert_type.endsWith('_drop')).length;
+    const before = await drops();
+    const good = await latest(own.id);
+    modes['/shop'] = 'degraded';
+    await round();
+    const low = await latest(own.id);
+    assert.ok(good.overall_score - low.overall_score > 10, `${good.overall_score} -> ${low.overall_score}`);
+    assert.equal(await drops(), before);
+  });
 });

@@ -51,6 +51,15 @@ describe('decideAlerts', () => {
     assert.equal(d.incidentBaseline, 80);
   });
 
+  it('compares no scores of another model version: no drop, and a down site still alerts', () => {
+    const input = { site: site(), previous: { status: 'ok' as const, overall: 90 }, lastOk: ok(90) };
+    assert.deepEqual(types({ ...input, current: ok(40), comparable: false }), []);
+    assert.deepEqual(types({ ...input, current: ok(40), comparable: true }).slice(0, 1), ['score_drop']);
+    assert.deepEqual(types({ ...input, current: { status: 'down', reason: 'refused' }, comparable: false }), [
+      'site_down',
+    ]);
+  });
+
   it('respects each site’s own threshold', () => {
     const input = { previous: { status: 'ok' as const, overall: 90 }, lastOk: ok(90), current: ok(70) };
     assert.deepEqual(types({ ...input, site: site(null, 25) }), []);
