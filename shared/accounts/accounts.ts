@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan, Subscription } from '../db/tables/subscriptions.ts';
+import { PERIOD_SECONDS } from '../monitoring/fanout.ts';
 import { type AccountView, TIERS_BY_VARIANT, toAccountView } from './auth.ts';
 import { generateKey } from './keys.ts';
 import { newStatusToken } from './status-token.ts';
@@ -107,32 +108,59 @@ export async function setSubscription(
   }
   const issued = newStatusToken();
   const p = PLANS[plan];
-  const row = await db
-    .insertInto('subscriptions')
-    .values({
-      account_id: accountId,
-      plan,
-      status: 'active',
-      site_quota: p.siteQuota,
-      scan_frequency: p.scanFrequency,
-      prompt_quota: p.promptQuota,
-      status_token_hash: issued.hash,
-      status_token_prefix: issued.prefix,
-    })
-    .onConflict((oc) =>
-      oc.column('account_id').doUpdateSet({
+  const change = async (trx: Kysely<Database>) => {
+    // The row lock orders concurrent plan changes, so each sees the frequency it replaces.
+    const prior = await trx
+      .selectFrom('subscriptions')
+      .select('scan_frequency')
+      .where('account_id', '=', accountId)
+      .forUpdate()
+      .executeTakeFirst();
+    const row = await trx
+      .insertInto('subscriptions')
+      .values({
+        account_id: accountId,
         plan,
         status: 'active',
         site_quota: p.siteQuota,
         scan_frequency: p.scanFrequency,
         prompt_quota: p.promptQuota,
-        updated_at: sql<Date>`now()`,
-      }),
-    )
-    // xmax = 0 only on a freshly inserted row: the token just made is the one stored.
-    .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
-    .executeTakeFirstOrThrow();
-  return { statusToken: row.inserted ? issued.token : null };
+        status_token_hash: issued.hash,
+        status_token_prefix: issued.prefix,
+      })
+      .onConflict((oc) =>
+        oc.column('account_id').doUpdateSet({
+          plan,
+          status: 'active',
+          site_quota: p.siteQuota,
+          scan_frequency: p.scanFrequency,
+          prompt_quota: p.promptQuota,
+          updated_at: sql<Date>`now()`,
+        }),
+      )
+      // xmax = 0 only on a freshly inserted row: the token just made is the one stored.
+      .returning(sql<boolean>`(xmax = 0)`.as('inserted'))
+      .executeTakeFirstOrThrow();
+    const period = PERIOD_SECONDS[p.scanFrequency];
+    if (prior && period < PERIOD_SECONDS[prior.scan_frequency]) {
+      // The fan-out only claims due rows, so sites would wait out their old (weekly) slot before
+      // scans got more frequent. Each moves to its next slot on the new period at or after now
+      // (monitor_next_due, as the fan-out: the site keeps its phase) when that is sooner. A
+      // downgrade moves nothing: the current slot is at most a (shorter) old period away, and
+      // the fan-out puts the site on the new period when it claims it.
+      await trx
+        .updateTable('monitored_sites')
+        .set({
+          next_scan_due_at: sql<Date>`least(next_scan_due_at,
+            monitor_next_due(id, ${period}::bigint, now() - ${period / 2} * interval '1 second'))`,
+        })
+        .where('account_id', '=', accountId)
+        .execute();
+    }
+    return { statusToken: row.inserted ? issued.token : null };
+  };
+  // createAccount calls this inside its own transaction.
+  return db.isTransaction ? change(db) : db.transaction().execute(change);
 }
 
 export async function getAccountView(

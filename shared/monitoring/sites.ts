@@ -76,11 +76,19 @@ function keyLocation(siteUrl: string, location: string | null | undefined): stri
   return resolved.toString();
 }
 
-function keyFields(siteUrl: string, key: string | null | undefined, location: string | null | undefined) {
-  if (location && key === null)
-    throw badRequest('indexnow_key_location needs an indexnow_key.', [
-      { field: 'body.indexnow_key_location', message: 'needs indexnow_key' },
-    ]);
+const locationNeedsKey = () =>
+  badRequest('indexnow_key_location needs an indexnow_key: give one, or declare it first.', [
+    { field: 'body.indexnow_key_location', message: 'needs indexnow_key' },
+  ]);
+
+/** `storedKey`: the site's key now (null on a new site); a location needs a key, given or kept. */
+function keyFields(
+  siteUrl: string,
+  key: string | null | undefined,
+  location: string | null | undefined,
+  storedKey: string | null = null,
+) {
+  if (location && (key === null || (key === undefined && storedKey === null))) throw locationNeedsKey();
   return {
     ...(key !== undefined ? { indexnow_key: key } : {}),
     ...(key === null ? { indexnow_key_location: null } : {}),
@@ -93,10 +101,6 @@ const defaultLabel = (url: URL) => url.hostname + (url.pathname === '/' ? '' : u
 export async function addSite(services: Services, accountId: string, input: NewSite): Promise<MonitoredSite> {
   await requireSubscription(services.db, accountId);
   const url = await vetTargetUrl(services, input.url);
-  if (input.indexnowKeyLocation && !input.indexnowKey)
-    throw badRequest('indexnow_key_location needs an indexnow_key.', [
-      { field: 'body.indexnow_key_location', message: 'needs indexnow_key' },
-    ]);
   const indexnow = keyFields(url.toString(), input.indexnowKey, input.indexnowKeyLocation);
   const webhookUrl = input.webhookUrl
     ? (await vetTargetUrl(services, input.webhookUrl, 'webhook_url')).toString()
@@ -182,14 +186,18 @@ export async function updateSite(services: Services, accountId: string, id: numb
     patch.webhookUrl === undefined || patch.webhookUrl === null
       ? patch.webhookUrl
       : (await vetTargetUrl(services, patch.webhookUrl, 'webhook_url')).toString();
-  return services.db
+  const indexnow = keyFields(site.url, patch.indexnowKey, patch.indexnowKeyLocation, site.indexnow_key);
+  // A location kept on the stored key: a concurrent PATCH removing that key must not meet the
+  // table's check constraint (a 500) but the same 400.
+  const onStoredKey = Boolean(patch.indexnowKeyLocation) && patch.indexnowKey === undefined;
+  const updated = await services.db
     .updateTable('monitored_sites')
     .set({
       ...(patch.label !== undefined ? { label: patch.label } : {}),
       ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
       ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
       ...(patch.status !== undefined ? { status: patch.status } : {}),
-      ...keyFields(site.url, patch.indexnowKey, patch.indexnowKeyLocation),
+      ...indexnow,
       // Resuming a paused site makes it due at once: the next fan-out tick scans it.
       ...(patch.status === 'active' && site.status === 'paused'
         ? { next_scan_due_at: sql<Date>`now()` }
@@ -197,8 +205,13 @@ export async function updateSite(services: Services, accountId: string, id: numb
       updated_at: sql<Date>`now()`,
     })
     .where('id', '=', site.id)
+    .$if(onStoredKey, (q) => q.where('indexnow_key', 'is not', null))
     .returningAll()
-    .executeTakeFirstOrThrow();
+    .executeTakeFirst();
+  if (updated) return updated;
+  // No row: the site was removed meanwhile (getSite answers 404), or its key was.
+  await getSite(services.db, accountId, id);
+  throw locationNeedsKey();
 }
 
 export interface SiteScanRequest {

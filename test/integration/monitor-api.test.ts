@@ -247,6 +247,52 @@ describe('monitoring: sites', () => {
     assert.equal(cleared.body.indexnow_key_location, null);
   });
 
+  it('PATCH of a key location alone needs a key on the site: 400 naming the field, not a 500', async () => {
+    const key = await t.newKey('A', 'free', { plan: 'growth' });
+    const bare = (await call(t.url, SITES, { method: 'POST', key, body: { url: page('/inx3') } })).body;
+    assert.equal(bare.indexnow_key, null);
+    const res = await call(t.url, `${SITES}/${bare.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key_location: '/k.txt' },
+    });
+    assertProblem(res, 400, 'invalid_request');
+    spec.check('PATCH', `${SITES}/{id}`, res);
+    assert.deepEqual(
+      res.body.errors.map((e: { field: string }) => e.field),
+      ['body.indexnow_key_location'],
+    );
+    const kept = (await call(t.url, `${SITES}/${bare.id}`, { key })).body;
+    assert.equal(kept.indexnow_key_location, null, 'nothing stored');
+
+    // With a key in the same request, or already on the site, a location alone is taken.
+    const both = await call(t.url, `${SITES}/${bare.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key: 'a1b2c3d4e5f6', indexnow_key_location: '/k.txt' },
+    });
+    assert.equal(both.status, 200, both.text);
+    assert.equal(both.body.indexnow_key_location, page('/k.txt'));
+    const moved = await call(t.url, `${SITES}/${bare.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key_location: '/keys/k.txt' },
+    });
+    assert.equal(moved.status, 200, moved.text);
+    assert.equal(moved.body.indexnow_key, 'a1b2c3d4e5f6');
+    assert.equal(moved.body.indexnow_key_location, page('/keys/k.txt'));
+
+    // Once the key is removed, a location alone is refused again.
+    await call(t.url, `${SITES}/${bare.id}`, { method: 'PATCH', key, body: { indexnow_key: null } });
+    const again = await call(t.url, `${SITES}/${bare.id}`, {
+      method: 'PATCH',
+      key,
+      body: { indexnow_key_location: '/k.txt' },
+    });
+    assertProblem(again, 400, 'invalid_request');
+    assert.equal(again.body.errors[0].field, 'body.indexnow_key_location');
+  });
+
   it('PATCH changes label, webhook_url and alert_threshold; competitors take only a label', async () => {
     const key = await t.newKey('A', 'free', { plan: 'growth' });
     const own = (await call(t.url, SITES, { method: 'POST', key, body: { url: page('/p') } })).body;

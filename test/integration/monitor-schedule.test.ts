@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
+import { setSubscription } from '../../shared/accounts/accounts.ts';
 import { fanOutDueSites } from '../../shared/monitoring/fanout.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
@@ -214,6 +215,47 @@ describe('monitoring schedule', () => {
     assert.deepEqual(await fanout(undefined, 2), { scheduled: 3, batches: 2 });
     for (const id of ids) await waitForScans(id, 1);
     await waitUntilIdle();
+  });
+
+  it('an upgrade to daily scans brings each site to its next daily slot at once; a downgrade moves none', async () => {
+    const key = await t.newKey('A', 'free', { plan: 'growth' });
+    const accountId = String((await call(t.url, '/api/v1/account', { key })).body.id);
+    const s = (
+      await call(t.url, '/api/v1/monitor/sites', {
+        method: 'POST',
+        key,
+        body: { url: `${site.origin}/growth?upgrade` },
+      })
+    ).body;
+    // Its first scan puts it on its weekly slot, days ahead.
+    await fanout();
+    await waitForScans(s.id, 1);
+    await waitUntilIdle();
+    const weekly = await nextDue(s.id);
+    assert.ok(weekly - Date.now() >= 3 * DAY, `weekly slot ${(weekly - Date.now()) / DAY} d ahead`);
+
+    await setSubscription(t.handle.db, accountId, 'agency');
+    const daily = await nextDue(s.id);
+    const now = Date.now();
+    assert.ok(
+      daily >= now - 60_000 && daily - now <= DAY,
+      `after the upgrade the next scan is ${(daily - now) / HOUR} h ahead`,
+    );
+    assert.equal((weekly - daily) % DAY, 0, 'same time of day: the site keeps its phase');
+
+    // A day on, the fan-out takes it, and from then on it is daily.
+    await fanout(new Date(now + DAY));
+    const [, second] = await waitForScans(s.id, 2);
+    assert.equal(second!.due_at.getTime(), daily);
+    await waitUntilIdle();
+    const after = await nextDue(s.id);
+    assert.ok(after > now + DAY && after - daily <= 2 * DAY && (after - daily) % DAY === 0);
+
+    // Back to Growth: the daily slot is not pushed out (or pulled in); the fan-out spaces the next.
+    await setSubscription(t.handle.db, accountId, 'growth');
+    assert.equal(await nextDue(s.id), after);
+    await setSubscription(t.handle.db, accountId, 'growth');
+    assert.equal(await nextDue(s.id), after, 'no plan change, no move');
   });
 
   it('spreads sites over the period: a thousand sites added at once get their own minutes of the day', async () => {
