@@ -34,6 +34,8 @@ export interface RetryPolicy {
   /** When the run must be over (epoch ms). */
   deadline: number;
   onRetry?: (err: EngineError, waitMs: number, attempt: number) => void;
+  /** Before each request to the provider (attempt 0 is the call, later ones its retries). */
+  onRequest?: (attempt: number) => void;
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -66,6 +68,7 @@ export async function askWithRetry(
       );
     }
     try {
+      p.onRequest?.(attempt);
       const answer = await engine.ask(prompt, { signal: p.signal, timeoutMs: Math.min(p.timeoutMs, left) });
       geoProviderCalls.inc({ provider: engine.id, outcome: 'ok' });
       return answer;

@@ -238,9 +238,46 @@ async function reserveBudget(
        where u.calls + excluded.calls <= ${config.GEO_MONTHLY_CALL_BUDGET}::int
       returning calls`.execute(trx);
     if (rows.length === 0) return false;
-    await trx.updateTable('geo_runs').set({ calls_reserved: calls }).where('id', '=', run.id).execute();
+    // The month charged, for the refund when the run finishes (possibly in the next month).
+    await trx
+      .updateTable('geo_runs')
+      .set({
+        calls_reserved: calls,
+        calls_month: sql<string>`date_trunc('month', now() at time zone 'utc')::date`,
+      })
+      .where('id', '=', run.id)
+      .execute();
     return true;
   });
+}
+
+/**
+ * Gives back the calls a run reserved but did not make (a provider that failed early stops
+ * asking; the reservation assumed every call). Once per run: calls_refunded is set in the same
+ * statement that returns the calls, so a re-run of the finishing step refunds nothing. Returns
+ * the calls given back.
+ */
+export async function refundUnmadeCalls(
+  db: Kysely<Database>,
+  runId: string,
+  callsMade: number,
+): Promise<number> {
+  const { rows } = await sql<{ refunded: number }>`
+    with r as (
+      update geo_runs
+         set calls_refunded = greatest(calls_reserved - ${callsMade}::int, 0)
+       where id = ${runId} and calls_reserved is not null and calls_refunded is null
+      returning account_id, calls_refunded,
+                coalesce(calls_month, date_trunc('month', created_at at time zone 'utc')::date) as month
+    ), u as (
+      update geo_call_usage g
+         set calls = greatest(g.calls - r.calls_refunded, 0)
+        from r
+       where g.account_id = r.account_id and g.month = r.month and r.calls_refunded > 0
+      returning 1
+    )
+    select calls_refunded as refunded from r`.execute(db);
+  return rows[0]?.refunded ?? 0;
 }
 
 export async function monthlyCallsUsed(db: Kysely<Database>, accountId: string): Promise<number> {
@@ -260,6 +297,8 @@ async function finish(
     error?: { code: string; message: string } | null;
     summary?: Record<string, unknown>;
     answers?: Insertable<GeoAnswersTable>[];
+    /** Provider calls this attempt made (retries not counted); the rest of the reservation is refunded. */
+    callsMade: number;
   },
 ) {
   await db.transaction().execute(async (trx) => {
@@ -277,6 +316,7 @@ async function finish(
       })
       .where('id', '=', runId)
       .execute();
+    await refundUnmadeCalls(trx, runId, values.callsMade);
     await notify(trx, geoRunTopic(runId));
   });
 }
@@ -289,6 +329,8 @@ interface ProviderOutcome {
   error?: { code: string; message: string };
   answers: { prompt: GeoPrompt; iteration: number; answer: EngineAnswer }[];
   retries: number;
+  /** Calls sent to the provider (each counted once, however often it was retried). */
+  calls: number;
 }
 
 async function runProvider(
@@ -309,35 +351,42 @@ async function runProvider(
     ok: true,
     answers: [],
     retries: 0,
+    calls: 0,
   };
   const tasks = prompts.flatMap((prompt) =>
     Array.from({ length: runsPerPrompt }, (_, i) =>
       limit(async () => {
         if (both.aborted) return;
-        const answer = await askWithRetry(engine, prompt.prompt, {
-          maxRetries: deps.config.GEO_MAX_RETRIES,
-          baseMs: deps.config.GEO_RETRY_BASE_MS,
-          timeoutMs: deps.config.GEO_CALL_TIMEOUT_MS,
-          signal: both,
-          deadline,
-          onRetry: (err, waitMs, attempt) => {
-            out.retries++;
-            deps.log.info(
-              { provider: engine.id, code: err.code, waitMs: Math.round(waitMs), attempt },
-              'geo provider call retried',
-            );
-          },
-        });
-        out.answers.push({ prompt, iteration: i + 1, answer });
-      }).catch((err) => {
-        if (!out.ok) return;
-        out.ok = false;
-        const e =
-          err instanceof EngineError
-            ? err
-            : new EngineError('provider_error', (err as Error).message, engine.id);
-        out.error = { code: e.code, message: e.message };
-        stop.abort(e); // this provider's remaining calls are pointless: its answers are discarded
+        try {
+          const answer = await askWithRetry(engine, prompt.prompt, {
+            maxRetries: deps.config.GEO_MAX_RETRIES,
+            baseMs: deps.config.GEO_RETRY_BASE_MS,
+            timeoutMs: deps.config.GEO_CALL_TIMEOUT_MS,
+            signal: both,
+            deadline,
+            onRequest: (attempt) => {
+              if (attempt === 0) out.calls++;
+            },
+            onRetry: (err, waitMs, attempt) => {
+              out.retries++;
+              deps.log.info(
+                { provider: engine.id, code: err.code, waitMs: Math.round(waitMs), attempt },
+                'geo provider call retried',
+              );
+            },
+          });
+          out.answers.push({ prompt, iteration: i + 1, answer });
+        } catch (err) {
+          // Inside the limiter, so the abort lands before the next queued call takes the slot.
+          if (!out.ok) return;
+          out.ok = false;
+          const e =
+            err instanceof EngineError
+              ? err
+              : new EngineError('provider_error', (err as Error).message, engine.id);
+          out.error = { code: e.code, message: e.message };
+          stop.abort(e); // this provider's remaining calls are pointless: its answers are discarded
+        }
       }),
     ),
   );
@@ -360,9 +409,11 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
 
   const prompts = await accountPrompts(db, run.account_id);
   if (prompts.length === 0) {
+    // callsMade 0: an earlier attempt may have reserved before the prompts were deleted.
     return finish(db, runId, {
       status: 'skipped',
       error: { code: 'no_prompts', message: 'The account has no canonical prompts.' },
+      callsMade: 0,
     });
   }
   const calls = prompts.length * run.runs_per_prompt * run.providers.length;
@@ -374,6 +425,7 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
         code: 'budget_exhausted',
         message: `This run needs ${calls} answer-engine calls and the account has used ${used} of its ${config.GEO_MONTHLY_CALL_BUDGET} for this month (GEO_MONTHLY_CALL_BUDGET); runs resume next month.`,
       },
+      callsMade: 0, // nothing was reserved: nothing to refund
     });
   }
 
@@ -387,8 +439,10 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
   );
   if (deps.signal.aborted) throw new Error('worker shutting down; the geo run is left for its retry');
 
+  const callsMade = outcomes.reduce((sum, o) => sum + o.calls, 0);
   const summary = {
     calls,
+    callsMade,
     providers: outcomes.map((o) => ({
       provider: o.provider,
       model: o.model,
@@ -402,7 +456,7 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
   const ok = outcomes.filter((o) => o.ok);
   if (ok.length === 0) {
     const first = outcomes[0]?.error ?? { code: 'provider_error', message: 'no provider answered' };
-    await finish(db, runId, { status: 'failed', error: first, summary });
+    await finish(db, runId, { status: 'failed', error: first, summary, callsMade });
     log.warn({ runId, error: first }, 'geo run failed');
     return;
   }
@@ -421,6 +475,6 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
       usage: toJsonb(a.answer.usage),
     })),
   );
-  await finish(db, runId, { status: 'done', summary, answers });
+  await finish(db, runId, { status: 'done', summary, answers, callsMade });
   log.info({ runId, kind: run.kind, answers: answers.length }, 'geo run done');
 }

@@ -8,34 +8,58 @@ import { GEO_RUN_ATTEMPTS, GEO_RUN_PRIORITY, GEO_RUN_TASK } from './jobs.ts';
 // ONE statement that inserts the runs (one per site and Sunday: a unique index makes a re-run of
 // the fan-out find them instead of asking again) and enqueues their jobs with one bulk add_jobs,
 // so a crash loses neither. Budget and deadlines are the runs' own business.
+//
+// The cron runs every few minutes, not once at 04:00: graphile-worker does not backfill missed
+// ticks, so workers down at 04:00 (or a failed fan-out) would lose the week. Each tick serves the
+// most recent Sunday 04:00 UTC at or before its clock, as a one-off tick at 04:00 would have: a
+// site or an account's first prompt added after that moment waits for the next Sunday. Once a
+// fan-out has gone through every due site the Sunday is marked done (geo_schedule_slots), so the
+// rest of the week's ticks cost one primary-key lookup.
 
 export interface GeoFanoutOptions {
   batch: number;
   providers: string[];
   runsPerPrompt: number;
-  /** The Sunday served (YYYY-MM-DD); by default the current UTC date of the database clock. */
-  slot?: string;
+  /** Tests drive the schedule with this; in production the database clock decides. */
+  asOf?: Date;
   signal?: AbortSignal;
 }
 
-export async function fanOutGeoRuns(
-  db: Kysely<Database>,
-  opts: GeoFanoutOptions,
-): Promise<{ scheduled: number }> {
-  if (opts.providers.length === 0) return { scheduled: 0 };
+export interface GeoFanoutResult {
+  /** Runs created (with their jobs). */
+  scheduled: number;
+  /** The Sunday served (YYYY-MM-DD); null when no answer engine is configured. */
+  slot: string | null;
+  /** Batch statements run: 0 when the Sunday was already done. */
+  batches: number;
+}
+
+export async function fanOutGeoRuns(db: Kysely<Database>, opts: GeoFanoutOptions): Promise<GeoFanoutResult> {
+  if (opts.providers.length === 0) return { scheduled: 0, slot: null, batches: 0 };
+  const probe = await sql<{ slot: string; done: boolean }>`
+    select s.slot::text as slot, exists (select 1 from geo_schedule_slots g where g.slot = s.slot) as done
+      from (select geo_schedule_slot(coalesce(${opts.asOf ?? null}::timestamptz, now())) as slot) s`.execute(
+    db,
+  );
+  const { slot, done } = probe.rows[0]!;
   let scheduled = 0;
-  while (!opts.signal?.aborted) {
-    const { rows } = await sql<{ n: number }>`
+  let batches = 0;
+  let complete = done;
+  while (!complete && !opts.signal?.aborted) {
+    const { rows } = await sql<{ due: number; n: number }>`
       with slot as (
-        select coalesce(${opts.slot ?? null}::date, (now() at time zone 'utc')::date) as d
+        select ${slot}::date as d, (${slot}::date + time '04:00') at time zone 'UTC' as at
       ), due as (
         select m.id as site_id, m.account_id, m.url, m.label
           from monitored_sites m
           join subscriptions s on s.account_id = m.account_id and s.status = 'active'
                               and s.plan in ('growth', 'agency')
+         cross join slot
          where m.status = 'active' and m.site_type = 'own'
-           and exists (select 1 from geo_prompts p where p.account_id = m.account_id)
-           and not exists (select 1 from geo_runs r, slot
+           -- Only what existed at the Sunday's 04:00: a late tick schedules what a punctual one would have.
+           and m.created_at <= slot.at
+           and exists (select 1 from geo_prompts p where p.account_id = m.account_id and p.created_at <= slot.at)
+           and not exists (select 1 from geo_runs r
                             where r.site_id = m.id and r.kind = 'visibility' and r.schedule_slot = slot.d)
          order by m.id
          limit ${opts.batch}
@@ -50,7 +74,7 @@ export async function fanOutGeoRuns(
         returning id
       ), specs as (
         select count(*)::int as n,
-               array_agg(row(
+               coalesce(array_agg(row(
                  ${GEO_RUN_TASK}::text,
                  json_build_object('runId', i.id),
                  null::text, null::timestamptz,
@@ -58,17 +82,25 @@ export async function fanOutGeoRuns(
                  'geo_run:' || i.id,
                  ${GEO_RUN_PRIORITY}::int,
                  null::text[]
-               )::graphile_worker.job_spec) as a
+               )::graphile_worker.job_spec), '{}') as a
           from inserted i
       )
-      select n, (select count(*)::int from graphile_worker.add_jobs(a)) as added from specs where n > 0`.execute(
+      select (select count(*)::int from due) as due,
+             n, case when n > 0 then (select count(*)::int from graphile_worker.add_jobs(a)) else 0 end as added
+        from specs`.execute(db);
+    batches++;
+    const due = rows[0]?.due ?? 0;
+    const n = rows[0]?.n ?? 0;
+    scheduled += n;
+    if (n) jobsAdded.inc({ task: GEO_RUN_TASK }, n);
+    // Done when nothing is due, or the last batch took every due site. A site that lost the race to
+    // a concurrent fan-out (n < due) is looked at again: that fan-out may yet roll back.
+    complete = due === 0 || (due < opts.batch && n === due);
+  }
+  if (complete && !done) {
+    await sql`insert into geo_schedule_slots (slot) values (${slot}::date) on conflict do nothing`.execute(
       db,
     );
-    const n = rows[0]?.n ?? 0;
-    if (n === 0) break;
-    scheduled += n;
-    jobsAdded.inc({ task: GEO_RUN_TASK }, n);
-    if (n < opts.batch) break;
   }
-  return { scheduled };
+  return { scheduled, slot, batches };
 }

@@ -188,8 +188,11 @@ describe('GEO end to end on a corpus site', {
   });
 
   it('the Sunday fan-out schedules one visibility run per own site, once per Sunday, and the worker runs it', async () => {
-    const slot = '2026-11-29';
-    const opts = { batch: 100, providers: ['openai'], runsPerPrompt: 1, slot };
+    // The coming Sunday, 09:00 UTC (after its 04:00, which the site and prompts precede).
+    const asOf = new Date();
+    asOf.setUTCDate(asOf.getUTCDate() + 7 - asOf.getUTCDay());
+    asOf.setUTCHours(9, 0, 0, 0);
+    const opts = { batch: 100, providers: ['openai'], runsPerPrompt: 1, asOf };
     const first = await fanOutGeoRuns(t.handle.db, opts);
     assert.ok(first.scheduled >= 1);
     const again = await fanOutGeoRuns(t.handle.db, opts);

@@ -3,8 +3,9 @@ import { availableProviders } from '../../shared/geo/providers/index.ts';
 import { fanOutGeoRuns } from '../../shared/geo/schedule.ts';
 import { defineTask } from '../task.ts';
 
-// Cron (Sundays, worker/crontab): a visibility run for every Growth/Agency own site with prompts.
-// Runs are unique per site and Sunday, so a repeated or backfilled tick adds nothing.
+// Cron (every five minutes, worker/crontab): a visibility run for every Growth/Agency own site
+// with prompts, for the most recent Sunday 04:00 UTC. Runs are unique per site and Sunday, so a
+// repeated tick adds nothing, and a tick after a missed 04:00 one catches up (shared/geo/schedule.ts).
 export default defineTask({
   name: GEO_FANOUT_TASK,
   payload: GeoFanoutPayload,

@@ -48,6 +48,10 @@ export interface GeoRunsTable {
   providers: string[];
   runs_per_prompt: number;
   calls_reserved: ColumnType<number | null, never, number | null>;
+  /** The month calls_reserved was charged to. */
+  calls_month: ColumnType<Date | null, never, string | null>;
+  /** Reserved calls given back when the run finished; null until then (set once). */
+  calls_refunded: ColumnType<number | null, never, never>;
   sites: Json<GeoRunSite[]>;
   summary: Json<Record<string, unknown> | null>;
   error: Json<{ code: string; message: string } | null>;
