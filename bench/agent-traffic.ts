@@ -83,8 +83,16 @@ async function importRow(ctx: BenchContext, accountId: string): Promise<BenchRow
     const { site } = await registerSite(ctx.db, { accountId, url: 'https://bench-import.example.com/' });
     const verifier = createVerifier(ctx.config);
     ctx.progress('importing it');
-    const s = await importLog(ctx.db, site, file, { format: 'combined', verifier });
-    const again = await importLog(ctx.db, site, file, { format: 'combined', verifier });
+    const s = await importLog(ctx.db, site, file, {
+      format: 'combined',
+      verifier,
+      retentionDays: ctx.config.AGENT_EVENTS_RETENTION_DAYS,
+    });
+    const again = await importLog(ctx.db, site, file, {
+      format: 'combined',
+      verifier,
+      retentionDays: ctx.config.AGENT_EVENTS_RETENTION_DAYS,
+    });
     return {
       measurement: `logs import, ${s.lines.toLocaleString('en-GB')}-line combined log (${s.agents.toLocaleString('en-GB')} agent lines)`,
       result: atLeast(s.lines / s.seconds, 100_000, 'lines/s'),

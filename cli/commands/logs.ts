@@ -22,7 +22,7 @@ function progressLine(p: ImportProgress): string {
 function summaryText(s: ImportSummary): string[] {
   const out = [
     `${s.source} (${s.format}): ${s.lines} lines, ${s.requests} requests, ${s.badLines} bad lines in ${s.seconds} s`,
-    `  agents ${s.agents} (new ${s.stored}, already stored ${s.duplicates}), AI referrals ${s.aiReferrals}, humans ${s.humansIgnored}, other bots ${s.botsIgnored}`,
+    `  agents ${s.agents} (new ${s.stored}, already stored ${s.duplicates}), AI referrals ${s.aiReferrals}, humans ${s.humansIgnored}, other bots ${s.botsIgnored}, past retention ${s.expired}`,
   ];
   for (const b of s.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
   return out;
@@ -57,6 +57,7 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
       const s = await importLog(db.handle.db, site, file, {
         format,
         verifier: processVerifier(cfg),
+        retentionDays: cfg.AGENT_EVENTS_RETENTION_DAYS,
         // A progress line only on a terminal; pipes and files get the summary alone.
         onProgress: tty ? (p) => process.stderr.write(`\r${progressLine(p)}\u001b[K`) : undefined,
       });

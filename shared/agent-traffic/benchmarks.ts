@@ -58,10 +58,13 @@ export async function benchmarks(db: Kysely<Database>, accountId: string) {
       select s.id as site_id, s.url, r.dimension, r.score::float8 as score, r.rank::float8 as rank
       from agent_sites s join ranked r on r.url = s.url
       where s.account_id = ${accountId}`.execute(db),
-    sql<{ platform: string; type: string; visits: string; sites: string }>`
-      select platform, type, sum(visits)::bigint as visits, count(distinct site_id)::bigint as sites
+    // Sites are counted per platform and over everything (a site seen under two types is one
+    // site), so the per-(platform, type) rows carry visits only.
+    sql<TrafficRow>`
+      select platform, type, grouping(platform, type) as level,
+        sum(visits)::bigint as visits, count(distinct site_id)::bigint as sites
       from agent_rollups where hour >= now() - interval '30 days' and verification <> 'spoofed'
-      group by 1, 2`.execute(db),
+      group by grouping sets ((platform, type), (platform), ())`.execute(db),
   ]);
 
   const round = (n: number) => Math.round(n * 10) / 10;
@@ -98,18 +101,31 @@ export async function benchmarks(db: Kysely<Database>, accountId: string) {
   };
 }
 
-function distribution(rows: { platform: string; type: string; visits: string; sites: string }[]) {
+/** A traffic row at one grouping level: 0 platform and type, 1 platform, 3 everything. */
+interface TrafficRow {
+  platform: string | null;
+  type: string | null;
+  level: number;
+  visits: string;
+  sites: string;
+}
+
+function distribution(rows: TrafficRow[]) {
   const platforms = new Map<string, { visits: number; sites: number }>();
   const types = new Map<string, number>();
   let total = 0;
+  let sitesWithTraffic = 0;
   for (const r of rows) {
     const n = Number(r.visits);
-    total += n;
-    const p = platforms.get(r.platform) ?? { visits: 0, sites: 0 };
-    p.visits += n;
-    p.sites = Math.max(p.sites, Number(r.sites));
-    platforms.set(r.platform, p);
-    types.set(r.type || 'unknown', (types.get(r.type || 'unknown') ?? 0) + n);
+    if (r.level === 3) {
+      sitesWithTraffic = Number(r.sites);
+    } else if (r.level === 1) {
+      platforms.set(r.platform!, { visits: n, sites: Number(r.sites) });
+    } else {
+      total += n;
+      const type = r.type || 'unknown';
+      types.set(type, (types.get(type) ?? 0) + n);
+    }
   }
   const shown = new Map<string, number>();
   for (const [name, p] of platforms) {
@@ -119,7 +135,7 @@ function distribution(rows: { platform: string; type: string; visits: string; si
   const share = (n: number) => (total ? Math.round((1000 * n) / total) / 10 : 0);
   return {
     window: '30 days',
-    sitesWithTraffic: rows.length ? Math.max(...rows.map((r) => Number(r.sites))) : 0,
+    sitesWithTraffic,
     platforms: [...shown]
       .map(([platform, v]) => ({ platform, share: share(v) }))
       .sort((a, b) => b.share - a.share),

@@ -67,6 +67,12 @@ export interface CollectItem {
 
 export const validIp = (s: string) => isIP(s) !== 0;
 
+/**
+ * The earliest time an agent event can carry (collect refuses older items; an import keeps
+ * nothing past AGENT_EVENTS_RETENTION_DAYS): also the earliest `since` of the statistics windows.
+ */
+export const EARLIEST_EVENT_MS = Date.UTC(2000, 0, 1);
+
 /** Path and query of a path or absolute URL. */
 export function requestPath(p: string): string {
   if (p.startsWith('/')) return p;

@@ -1,10 +1,13 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import type { AgentSite } from '../db/tables/agent-traffic.ts';
+import { foldPages } from './page-rollups.ts';
 
 // agent_correlation (decisions.md): for a scanned URL whose site is registered and has agent
 // traffic, the Spearman rank correlation between the site's pages' agent-readability scores and
 // their observed agent visits (last 90 days), mapped from -1..1 to 0..100. Null when the site is
-// not registered, has no traffic, or fewer than 3 of its visited pages have been scanned.
+// not registered (by the caller: see CorrelationScope), has no traffic, or fewer than 3 of its
+// visited pages have been scanned.
 
 export const MIN_PAIRS = 3;
 
@@ -40,26 +43,55 @@ export function spearman(x: number[], y: number[]): number | null {
   return num / Math.sqrt(dx * dy);
 }
 
-export async function agentCorrelation(db: Kysely<Database>, scannedUrl: string): Promise<number | null> {
+/**
+ * Whose traffic may count. Traffic is private to the account that registered the site, and two
+ * accounts may register the same URL, so the site is never looked up by URL alone:
+ * - `site`: that registered site (GET /api/v1/sites/:id/citability, its owner asking);
+ * - `accountId`: the caller's own site of the scanned origin, if any (a keyed scan or poll);
+ * - null: an anonymous caller (the public scan, a keyless poll). Always null: any number computed
+ *   from a site's traffic would reveal something of another account's private traffic, and an
+ *   anonymous caller has no site of its own.
+ */
+export type CorrelationScope = { site: Pick<AgentSite, 'id' | 'url'> } | { accountId: string } | null;
+
+/** A LIKE pattern matching `s` literally (Postgres's default LIKE escape is a backslash). */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, '\\$&');
+
+export async function agentCorrelation(
+  db: Kysely<Database>,
+  scannedUrl: string,
+  scope: CorrelationScope = null,
+): Promise<number | null> {
+  if (scope === null) return null;
   let origin: string;
   try {
-    origin = new URL(scannedUrl).origin;
+    origin = new URL('site' in scope ? scope.site.url : scannedUrl).origin;
   } catch {
     return null;
   }
+  const under = `${likeLiteral(origin)}/%`;
+  let siteId: string | undefined;
+  if ('site' in scope) siteId = scope.site.id;
+  else {
+    const row = await db
+      .selectFrom('agent_sites')
+      .select('id')
+      .where('account_id', '=', scope.accountId)
+      .where((eb) => eb.or([eb('url', 'like', under), eb('url', '=', origin)]))
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!row) return null;
+    siteId = row.id;
+  }
   // The site's pending page counts first (sql/018), so the visits below include them.
-  await sql`
-    select agent_fold_pages(id, true) from (
-      select id from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1
-    ) s`.execute(db);
+  await foldPages(db, siteId);
   const { rows } = await sql<{ score: number; visits: string }>`
-    with site as (
-      select id, url from agent_sites where url like ${`${origin}/%`} or url = ${origin} order by id limit 1
-    ), visits as (
-      select t.path, t.visits from site, agent_path_totals(site.id, (now() - interval '90 days')::date) t
+    with visits as (
+      select t.path, t.visits from agent_path_totals(${siteId}::bigint, (now() - interval '90 days')::date) t
     ), scored as (
       select distinct on (url) url, (results -> 'agent-readability' ->> 'overallScore')::int as score
-      from scans where url like ${`${origin}/%`} and status = 'done' and results ? 'agent-readability'
+      from scans where url like ${under} and status = 'done' and results ? 'agent-readability'
       order by url, finished_at desc
     )
     select scored.score, visits.visits from scored

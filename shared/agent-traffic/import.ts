@@ -5,7 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
-import { type IngestCounts, type IngestRequest, ingest, recordCoverage } from './ingest.ts';
+import { type IngestCounts, type IngestRequest, ingest, recordCoverage, retentionCutoff } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
 import { foldPages } from './page-rollups.ts';
 import type { Verifier } from './verify.ts';
@@ -35,12 +35,16 @@ export interface ImportSummary {
   aiReferrals: number;
   humansIgnored: number;
   botsIgnored: number;
+  /** Requests older than the raw-event retention: neither stored nor counted (ingest). */
+  expired: number;
   seconds: number;
 }
 
 export interface ImportOptions {
   format: LogFormat | 'auto';
   verifier: Verifier;
+  /** AGENT_EVENTS_RETENTION_DAYS (ingest's retentionDays). */
+  retentionDays: number | null;
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
   progressEveryMs?: number;
@@ -148,9 +152,12 @@ export async function importLog(
     aiReferrals: 0,
     humansIgnored: 0,
     botsIgnored: 0,
+    expired: 0,
     seconds: 0,
   };
   const days = new Map<number, number>();
+  // Days of requests past retention are not covered: ingest drops those requests.
+  const cutoff = opts.retentionDays === null ? Number.NEGATIVE_INFINITY : retentionCutoff(opts.retentionDays);
   let parser: LineParser | null = summary.format ? parserFor(summary.format) : null;
   const pendingDetect: string[] = [];
   let batch: IngestRequest[] = [];
@@ -169,13 +176,17 @@ export async function importLog(
     summary.aiReferrals += c.ai_referrals;
     summary.humansIgnored += c.humans_ignored;
     summary.botsIgnored += c.bots_ignored;
+    summary.expired += c.expired;
   };
   const flush = async () => {
     if (batch.length === 0) return;
     const todo = batch;
     batch = [];
     if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
-    const p = ingest(db, site, 'import', todo, opts.verifier, { coverage: false }).then(add);
+    const p = ingest(db, site, 'import', todo, opts.verifier, {
+      retentionDays: opts.retentionDays,
+      coverage: false,
+    }).then(add);
     p.catch(() => {}); // awaited (and thrown) at a later flush or the end
     inFlight.push(p);
   };
@@ -198,8 +209,10 @@ export async function importLog(
     }
     const n = dupCounts.get(line) ?? 0;
     dupCounts.set(line, n + 1);
-    const d = Math.floor(r.time.getTime() / 86_400_000); // UTC day number, named once at the end
-    days.set(d, (days.get(d) ?? 0) + 1);
+    if (!(r.time.getTime() < cutoff)) {
+      const d = Math.floor(r.time.getTime() / 86_400_000); // UTC day number, named once at the end
+      days.set(d, (days.get(d) ?? 0) + 1);
+    }
     r.hash = n === 0 ? line : `${line}\n#${n}`; // hashed by ingest if stored
     batch.push(r as IngestRequest);
     return batch.length >= batchSize;

@@ -51,6 +51,8 @@ export interface IngestCounts {
   ai_referrals: number;
   humans_ignored: number;
   bots_ignored: number;
+  /** Older than the raw-event retention: neither stored nor rolled up (see ingest). */
+  expired: number;
 }
 
 export type IngestSource = 'collect' | 'import';
@@ -198,23 +200,35 @@ export async function ingest(
   db: Kysely<Database>,
   site: Pick<AgentSite, 'id' | 'url'>,
   source: IngestSource,
-  requests: IngestRequest[],
+  batch: IngestRequest[],
   verifier: Verifier,
   opts: {
+    /**
+     * AGENT_EVENTS_RETENTION_DAYS: requests older than that are counted as `expired` and dropped.
+     * Retention deletes raw events and keeps the rollups, and the raw row (its hash) is what makes
+     * a request sent again count once: one stored again past the cut-off would be counted twice.
+     * null keeps every request (tests).
+     */
+    retentionDays: number | null;
     coverageSource?: string;
     coverage?: boolean;
     /** Events this process stores for a site before it folds the site's pending page counts. */
     foldAfter?: number;
-  } = {},
+  },
 ): Promise<IngestCounts> {
+  // Requests past retention go first, before any verification is spent on them.
+  const cutoff = opts.retentionDays === null ? Number.NEGATIVE_INFINITY : retentionCutoff(opts.retentionDays);
+  const expired = (r: IngestRequest) => r.time.getTime() < cutoff;
+  const requests = batch.some(expired) ? batch.filter((r) => !expired(r)) : batch;
   const counts: IngestCounts = {
-    received: requests.length,
+    received: batch.length,
     agents: 0,
     stored: 0,
     duplicates: 0,
     ai_referrals: 0,
     humans_ignored: 0,
     bots_ignored: 0,
+    expired: batch.length - requests.length,
   };
   const agents: AgentRow[] = [];
   const pending: Promise<void>[] = [];
@@ -480,12 +494,20 @@ export async function ingest(
   agentRequestsIngested.inc({ source: label, outcome: 'referral' }, counts.ai_referrals);
   agentRequestsIngested.inc({ source: label, outcome: 'human' }, counts.humans_ignored);
   agentRequestsIngested.inc({ source: label, outcome: 'bot' }, counts.bots_ignored);
+  agentRequestsIngested.inc({ source: label, outcome: 'expired' }, counts.expired);
   if (source === 'collect' && requests.length) {
     const newest = Math.max(...requests.map((r) => r.time.getTime()));
     agentIngestLag.observe(Math.max(0, (Date.now() - newest) / 1000));
   }
   return counts;
 }
+
+/**
+ * Epoch ms before which a request is past retention: the cut-off pruneAgentEvents deletes below.
+ * That one is taken from the database's now(): a pruned request could be stored again only if
+ * this clock were behind the database's by more than the time since the prune.
+ */
+export const retentionCutoff = (retentionDays: number, now = Date.now()) => now - retentionDays * 86_400_000;
 
 export function dayCounts(requests: { time: Date }[]): Map<string, number> {
   // Counted by UTC day number and named once per day: toISOString per request was a visible

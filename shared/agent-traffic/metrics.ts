@@ -3,7 +3,7 @@ import { registry } from '../metrics.ts';
 
 export const agentRequestsIngested = new client.Counter({
   name: 'sightline_agent_requests_ingested_total',
-  help: 'Requests seen by agent-traffic ingestion, by source (collect, import) and outcome (stored, duplicate, referral, human, bot, invalid)',
+  help: 'Requests seen by agent-traffic ingestion, by source (collect, import) and outcome (stored, duplicate, referral, human, bot, expired, invalid)',
   labelNames: ['source', 'outcome'] as const,
   registers: [registry],
 });

@@ -40,7 +40,7 @@ describe('real Apache access log', { skip: !existsSync(LOG) && `corpus not found
   });
 
   it('imports with 0 bad lines; Googlebot verified by IP; no browser stored as an agent', async () => {
-    const s = await importLog(handle.db, site, LOG, { format: 'auto', verifier });
+    const s = await importLog(handle.db, site, LOG, { format: 'auto', verifier, retentionDays: null });
     assert.equal(s.format, 'combined');
     assert.equal(s.lines, 10_000);
     assert.equal(s.badLines, 0, JSON.stringify(s.badSamples));
@@ -90,7 +90,7 @@ describe('real Apache access log', { skip: !existsSync(LOG) && `corpus not found
       .select(['visits'])
       .where('site_id', '=', site.id)
       .execute();
-    const s = await importLog(handle.db, site, LOG, { format: 'combined', verifier });
+    const s = await importLog(handle.db, site, LOG, { format: 'combined', verifier, retentionDays: null });
     assert.equal(s.stored, 0);
     assert.equal(s.duplicates, s.agents);
     const after = await handle.db

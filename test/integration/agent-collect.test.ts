@@ -122,6 +122,7 @@ describe('POST /api/v1/collect', () => {
       ai_referrals: 2,
       humans_ignored: 1,
       bots_ignored: 1,
+      expired: 0,
       invalid: 0,
     });
     assert.equal(res.headers.get('x-ratelimit-limit'), '40');
@@ -283,6 +284,75 @@ describe('POST /api/v1/collect', () => {
       body: { site: site.tracking_id, requests: many },
     });
     assert.equal(tooMany.status, 400);
+  });
+
+  it('refuses absolute URLs the URL parser rejects with 400 naming the path, not 500', async () => {
+    const key = await t.newKey('B', 'intelligence');
+    const { site, ingestToken } = await newSite(key);
+    // Both match ^https?://\S+$; new URL() throws on both (port out of range, unclosed IPv6).
+    const bad = ['http://example.com:99999/x', 'http://[bad'];
+    const batches = [
+      // Plain items: the quick path (validCollectBody) must refuse them too.
+      [item({ user_agent: GPTBOT }), item({ user_agent: GPTBOT, path: bad[0] }), item({ path: bad[1] })],
+      // An item with headers goes through zod.
+      [item({ user_agent: GPTBOT, path: bad[1], headers: { 'x-a': 'b' } }), item({ path: bad[0] })],
+    ];
+    for (const requests of batches) {
+      const res = await call(t.url, '/api/v1/collect', {
+        method: 'POST',
+        key: ingestToken,
+        body: { site: site.tracking_id, requests },
+      });
+      assert.equal(res.status, 400, res.text);
+      assert.match(res.headers.get('content-type') ?? '', /problem\+json/);
+      spec.check('POST', '/api/v1/collect', res);
+      const fields = res.body.errors.map((e: { field: string }) => e.field);
+      const expected = requests.flatMap((r, i) => (bad.includes(r.path) ? [`body.requests.${i}.path`] : []));
+      assert.deepEqual(fields, expected);
+    }
+    assert.equal((await events(site.id)).length, 0);
+    // A parseable absolute URL is still stored as its path and query.
+    const ok = await call(t.url, '/api/v1/collect', {
+      method: 'POST',
+      key: ingestToken,
+      body: {
+        site: site.tracking_id,
+        requests: [item({ user_agent: GPTBOT, path: 'http://example.com:8080/a?b=1' })],
+      },
+    });
+    assert.equal(ok.status, 202, ok.text);
+    assert.equal((await events(site.id))[0]!.path, '/a');
+  });
+
+  it('counts requests older than the event retention as expired and stores nothing of them', async () => {
+    const key = await t.newKey('B', 'intelligence');
+    const { site, ingestToken } = await newSite(key);
+    const old = new Date(Date.now() - 401 * 86400_000).toISOString(); // AGENT_EVENTS_RETENTION_DAYS 400
+    const res = await call(t.url, '/api/v1/collect', {
+      method: 'POST',
+      key: ingestToken,
+      body: {
+        site: site.tracking_id,
+        requests: [
+          item({ user_agent: GPTBOT, time: old }),
+          item({ time: old }),
+          item({ user_agent: GPTBOT }),
+        ],
+      },
+    });
+    assert.equal(res.status, 202, res.text);
+    spec.check('POST', '/api/v1/collect', res);
+    assert.equal(res.body.received, 3);
+    assert.equal(res.body.expired, 2);
+    assert.equal(res.body.agents, 1);
+    assert.equal(res.body.stored, 1);
+    assert.equal((await events(site.id)).length, 1);
+    const days = await t.handle.db
+      .selectFrom('agent_coverage')
+      .select('day')
+      .where('site_id', '=', site.id)
+      .execute();
+    assert.equal(days.length, 1, 'no coverage claimed for the expired day');
   });
 
   it('accepts the site owner’s B key without spending its calls; refuses other accounts, A keys and bad tokens', async () => {

@@ -90,7 +90,7 @@ before(async () => {
   for (let i = 0; i < 2; i++) batch.push(req(UA.ccbot, '198.51.100.1', '/old-page', 404));
   for (let i = 0; i < 100; i++) batch.push(req(UA.ccbot, '198.51.100.1', '/docs'));
   for (let i = 0; i < 30; i++) batch.push(req(UA.ccbot, '198.51.100.1', '/', 200, 30));
-  await ingest(t.handle.db, site, 'collect', batch, verifier);
+  await ingest(t.handle.db, site, 'collect', batch, verifier, { retentionDays: null });
   // Another account's site and scans: part of the aggregates, never shown by name.
   const other = String(
     (await call(t.url, '/api/v1/account', { key: await t.newKey('B', 'intelligence') })).body.id,
@@ -100,7 +100,20 @@ before(async () => {
     url: 'https://secret-competitor.example.com/',
   });
   await scan('sc_othersite01', 'https://secret-competitor.example.com/', 90);
-  await ingest(t.handle.db, otherSite, 'collect', [req(UA.ccbot, '198.51.100.9', '/')], verifier);
+  await ingest(t.handle.db, otherSite, 'collect', [req(UA.ccbot, '198.51.100.9', '/')], verifier, {
+    retentionDays: null,
+  });
+  // A third site seen by OpenAI's search agent only: no (platform, type) pair covers all three.
+  const third = String(
+    (await call(t.url, '/api/v1/account', { key: await t.newKey('B', 'intelligence') })).body.id,
+  );
+  const { site: thirdSite } = await registerSite(t.handle.db, {
+    accountId: third,
+    url: 'https://third.example.com/',
+  });
+  await ingest(t.handle.db, thirdSite, 'collect', [req(UA.searchbot, searchbotIp, '/')], verifier, {
+    retentionDays: null,
+  });
 });
 after(() => t.close());
 
@@ -151,6 +164,8 @@ describe('insights, benchmarks and agent_correlation', () => {
     assert.equal(mine[0].ranks.overall.score, 70);
     assert.equal(mine[0].ranks.overall.percentile, 67);
     assert.ok(!res.text.includes('secret-competitor'), 'another account’s site is never named');
+    // Sites are counted once each, whatever platforms and types saw them.
+    assert.equal(res.body.traffic.sitesWithTraffic, 3);
     // Fewer than 3 sites per platform: folded into Other.
     assert.deepEqual(
       res.body.traffic.platforms.map((p: { platform: string }) => p.platform),
@@ -173,12 +188,37 @@ describe('insights, benchmarks and agent_correlation', () => {
     assert.equal(spearman([1, 2, 3], [30, 20, 10]), -1);
     assert.equal(spearman([1, 2], [1, 2]), null);
     // Pages: / (70, 30 visits), /docs (40, 106 visits), /blog (60, 4 visits).
-    const score = await agentCorrelation(t.handle.db, 'https://insight.example.com/');
-    assert.equal(score, 25); // rho = -0.5 -> 25
-    const res = await call(t.url, '/api/v1/scans/sc_insightroot?view=b');
+    const url = 'https://insight.example.com/';
+    assert.equal(await agentCorrelation(t.handle.db, url, { site }), 25); // rho = -0.5 -> 25
+    assert.equal(await agentCorrelation(t.handle.db, url, { accountId: site.account_id }), 25);
+    // The site owner's poll carries it; a keyless one never does (nobody's traffic is its own).
+    const res = await call(t.url, '/api/v1/scans/sc_insightroot?view=b', { key });
     assert.equal(res.status, 200, res.text);
     assert.deepEqual(res.body.researchSignals, [{ id: 'agent_correlation', weight: 0, score: 25 }]);
-    const none = await call(t.url, '/api/v1/scans/sc_othersite01?view=b');
+    const anonymous = await call(t.url, '/api/v1/scans/sc_insightroot?view=b');
+    assert.equal(anonymous.status, 200, anonymous.text);
+    assert.equal(anonymous.body.researchSignals[0].score, null);
+    assert.equal(await agentCorrelation(t.handle.db, url), null);
+    const none = await call(t.url, '/api/v1/scans/sc_othersite01?view=b', { key });
     assert.equal(none.body.researchSignals[0].score, null);
+  });
+
+  it('agent_correlation reads only the asking account’s site when two accounts register the same URL', async () => {
+    // A second account registers the same URL and sends nothing: its number is null, not the
+    // first account's (the site used to be picked by URL alone, the oldest registration first).
+    const key2 = await t.newKey('B', 'intelligence');
+    const account2 = String((await call(t.url, '/api/v1/account', { key: key2 })).body.id);
+    const { site: site2 } = await registerSite(t.handle.db, { accountId: account2, url: site.url });
+    const citability = async (id: string, k: string) => {
+      const r = await call(t.url, `/api/v1/sites/${id}/citability`, { key: k });
+      assert.equal(r.status, 200, r.text);
+      assert.equal(r.body.scanId, 'sc_insightroot');
+      return r.body.researchSignals;
+    };
+    assert.deepEqual(await citability(site2.id, key2), [{ id: 'agent_correlation', weight: 0, score: null }]);
+    assert.deepEqual(await citability(site.id, key), [{ id: 'agent_correlation', weight: 0, score: 25 }]);
+    // So for a keyed poll of the scan.
+    const polled = await call(t.url, '/api/v1/scans/sc_insightroot?view=b', { key: key2 });
+    assert.equal(polled.body.researchSignals[0].score, null);
   });
 });

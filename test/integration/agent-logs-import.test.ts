@@ -117,16 +117,19 @@ describe('sightline logs import', () => {
   it('counts and samples bad lines without aborting; human text output', async () => {
     const site = await newSite('logs-bad');
     const file = path.join(dir, 'mixed.log');
-    const good =
-      '66.249.66.1 - - [17/May/2015:10:05:03 +0000] "GET /a HTTP/1.1" 200 12 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"';
+    // Yesterday: a line older than AGENT_EVENTS_RETENTION_DAYS (400) is not imported.
+    const [d, mon, y] = new Date(Date.now() - 86400_000).toUTCString().split(' ').slice(1, 4);
+    const good = `66.249.66.1 - - [${d}/${mon}/${y}:10:05:03 +0000] "GET /a HTTP/1.1" 200 12 "-" "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)"`;
+    const old = good.replace(/\[[^\]]+\]/, '[17/May/2015:10:05:03 +0000]');
     writeFileSync(
       file,
-      [good, 'garbage line', good.replace('/a', '/b'), '', 'more garbage', good].join('\n'),
+      [good, 'garbage line', good.replace('/a', '/b'), '', 'more garbage', good, old].join('\n'),
     );
     const r = await cli('logs', 'import', '--site', site.tracking_id, '--format', 'combined', file);
     assert.equal(r.code, 0, r.err.join('\n'));
     const text = r.out.join('\n');
-    assert.match(text, /6 lines, 3 requests, 2 bad lines/);
+    assert.match(text, /7 lines, 4 requests, 2 bad lines/);
+    assert.match(text, /past retention 1$/m);
     assert.match(text, /bad line 2: garbage line/);
     assert.match(text, /bad line 5: more garbage/);
     // Two identical lines in the same second are two requests.
@@ -151,6 +154,7 @@ describe('sightline logs import', () => {
     const importing = importLog(t.handle.db, site, fifo, {
       format: 'combined',
       verifier: createVerifier(loadConfig()),
+      retentionDays: loadConfig().AGENT_EVENTS_RETENTION_DAYS,
       batchSize: 500,
     });
     const writer = createWriteStream(fifo);

@@ -71,7 +71,10 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
         const requests = Array.from({ length: SIZE }, (_, i) => request(first + i));
         // Every batch also re-sends the first request of the one before: a duplicate, not counted.
         if (b > 0) requests.push(request(first - SIZE));
-        const c = await ingest(p.db, site, 'collect', requests, verifier, { foldAfter: 150 });
+        const c = await ingest(p.db, site, 'collect', requests, verifier, {
+          retentionDays: null,
+          foldAfter: 150,
+        });
         assert.equal(c.stored, SIZE);
         acked += c.stored;
       }
@@ -158,7 +161,7 @@ it('the fold_agent_pages task folds every site left with pending counts', async 
       }),
     );
     // Far below the background trigger: the counts stay pending, as for a site that went quiet.
-    await ingest(handle.db, site, 'collect', requests, verifier, { foldAfter: 10 ** 9 });
+    await ingest(handle.db, site, 'collect', requests, verifier, { retentionDays: null, foldAfter: 10 ** 9 });
   }
   const pending = async (siteId: string) =>
     Number(

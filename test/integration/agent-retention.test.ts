@@ -2,12 +2,14 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { sql } from 'kysely';
 import { type IngestRequest, ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
+import { foldPages } from '../../shared/agent-traffic/page-rollups.ts';
 import { pruneAgentEvents } from '../../shared/agent-traffic/retention.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
 import { newAgentSite, offlineVerifier as verifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
-// Retention: raw events past the cut-off go (whole month partitions dropped), rollups stay.
+// Retention: raw events past the cut-off go (whole month partitions dropped), rollups stay, and
+// ingest refuses requests past the cut-off (they would be counted again).
 let database: TestDatabase;
 let handle: Db;
 before(async () => {
@@ -19,19 +21,30 @@ after(async () => {
   await database.drop();
 });
 
+const at = (daysAgo: number, i: number): IngestRequest => ({
+  time: new Date(Date.now() - daysAgo * 86400_000),
+  method: 'GET',
+  path: '/',
+  status: 200,
+  ip: '198.51.100.1',
+  userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)',
+  referer: null,
+  hash: requestHash(`r${daysAgo} ${i}`),
+});
+
+const rawEvents = async (siteId: string) =>
+  (await handle.db.selectFrom('agent_events').select('time').where('site_id', '=', siteId).execute()).length;
+const sum = async (siteId: string, table: 'agent_rollups' | 'agent_daily_rollups' | 'agent_path_rollups') => {
+  await foldPages(handle.db, siteId);
+  const rows = await handle.db.selectFrom(table).select('visits').where('site_id', '=', siteId).execute();
+  return rows.reduce((n, r) => n + Number(r.visits), 0);
+};
+
 it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollups', async () => {
   const site = await newAgentSite(handle.db, 'r@example.test', 'https://retention.example.com/');
-  const at = (daysAgo: number, i: number): IngestRequest => ({
-    time: new Date(Date.now() - daysAgo * 86400_000),
-    method: 'GET',
-    path: '/',
-    status: 200,
-    ip: '198.51.100.1',
-    userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)',
-    referer: null,
-    hash: requestHash(`r${daysAgo} ${i}`),
+  await ingest(handle.db, site, 'import', [at(120, 1), at(120, 2), at(45, 1), at(5, 1)], verifier, {
+    retentionDays: null,
   });
-  await ingest(handle.db, site, 'import', [at(120, 1), at(120, 2), at(45, 1), at(5, 1)], verifier);
   const partitions = async () =>
     (
       await sql<{
@@ -59,8 +72,39 @@ it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollup
     'rollups are kept',
   );
   // Ingest into a dropped month again recreates its partition.
-  const again = await ingest(handle.db, site, 'import', [at(120, 3)], verifier);
+  const again = await ingest(handle.db, site, 'import', [at(120, 3)], verifier, { retentionDays: null });
   assert.equal(again.stored, 1);
+});
+
+it('neither stores nor rolls up a request past the cut-off: its raw row, what dedupes it, may be gone', async () => {
+  const site = await newAgentSite(handle.db, 'expired@example.test', 'https://expired.example.com/');
+  const old = at(45, 9);
+  // Stored while it was inside the window, then pruned: the rollups keep it, the raw row goes.
+  assert.equal((await ingest(handle.db, site, 'import', [old], verifier, { retentionDays: null })).stored, 1);
+  await pruneAgentEvents(handle.db, 30);
+  assert.equal(await rawEvents(site.id), 0);
+  const rollups = async () => [
+    await sum(site.id, 'agent_rollups'),
+    await sum(site.id, 'agent_daily_rollups'),
+    await sum(site.id, 'agent_path_rollups'),
+  ];
+  assert.deepEqual(await rollups(), [1, 1, 1]);
+
+  // The same log line imported again (retention 30 days): past the cut-off, so counted as expired.
+  const again = await ingest(handle.db, site, 'import', [old], verifier, { retentionDays: 30 });
+  assert.deepEqual(
+    { stored: again.stored, duplicates: again.duplicates, agents: again.agents, expired: again.expired },
+    { stored: 0, duplicates: 0, agents: 0, expired: 1 },
+  );
+  assert.equal(await rawEvents(site.id), 0);
+  assert.deepEqual(await rollups(), [1, 1, 1], 'the rollups count it once');
+
+  // A request inside the window is still stored.
+  const fresh = await ingest(handle.db, site, 'import', [old, at(29, 9)], verifier, { retentionDays: 30 });
+  assert.equal(fresh.stored, 1);
+  assert.equal(fresh.expired, 1);
+  assert.equal(await rawEvents(site.id), 1);
+  assert.deepEqual(await rollups(), [2, 2, 2]);
 });
 
 it('makes a new month partition once when several processes ingest its first batches together', async () => {
@@ -92,6 +136,7 @@ it('makes a new month partition once when several processes ingest its first bat
               },
             ],
             verifier,
+            { retentionDays: null }, // months long past
           ),
         ),
       );

@@ -76,10 +76,12 @@ before(async () => {
   for (let i = 0; i < 5; i++) batch.push(req(4, UA.perplexity, '203.0.113.2', '/pricing'));
   batch.push(req(1, UA.chrome, '198.51.100.1', '/docs/0', { referer: 'https://www.perplexity.ai/search' }));
   batch.push(req(1, UA.chrome, '198.51.100.1', '/docs/1'));
-  const counts = await ingest(t.handle.db, site, 'collect', batch, verifier);
+  const counts = await ingest(t.handle.db, site, 'collect', batch, verifier, { retentionDays: null });
   assert.equal(counts.stored, 50);
   // An event 40 days ago falls outside the default window.
-  await ingest(t.handle.db, site, 'collect', [req(40, UA.gptbot, gpt, '/old')], verifier);
+  await ingest(t.handle.db, site, 'collect', [req(40, UA.gptbot, gpt, '/old')], verifier, {
+    retentionDays: null,
+  });
   // A scanned page carries its citability score into /pages.
   await t.handle.db
     .insertInto('scans')
@@ -145,6 +147,29 @@ describe('agent-traffic statistics', () => {
     assert.equal(wide.body.visits, 51);
     const bad = await call(t.url, `${path('/stats')}?since=yesterday`, { key });
     assert.equal(bad.status, 400);
+  });
+
+  it('since: 2000-01-01 or later on every window; earlier is a 400 naming query.since', async () => {
+    // since=0001-01-01 built a daily[] of 730,000 days (83 MB); since=0000-01-01 reached Postgres,
+    // which has no year 0 (422).
+    for (const since of ['0000-01-01T00:00:00Z', '0001-01-01T00:00:00Z', '1999-12-31T23:59:59Z']) {
+      for (const p of ['/agents', '/pages', '/insights', '/stats']) {
+        const res = await call(t.url, `${path(p)}?since=${since}`, { key });
+        assert.equal(res.status, 400, `${p}?since=${since}: ${res.status} ${res.text.slice(0, 200)}`);
+        assert.match(res.headers.get('content-type') ?? '', /problem\+json/);
+        assert.deepEqual(
+          res.body.errors.map((e: { field: string }) => e.field),
+          ['query.since'],
+        );
+        assert.match(res.body.detail, /2000-01-01/);
+      }
+    }
+    // The floor itself is a window (the rollups outlive the raw events, so no retention bound).
+    const res = await call(t.url, `${path('/stats')}?since=2000-01-01T00:00:00Z`, { key });
+    assert.equal(res.status, 200, res.text);
+    spec.check('GET', '/api/v1/sites/{id}/stats', res);
+    assert.equal(res.body.visits, 51);
+    assert.equal(res.body.daily[0].date, '2000-01-01');
   });
 
   it('agents: per platform and agent with share, first/last seen and verification mix', async () => {

@@ -18,7 +18,11 @@ export default defineTool({
   async run(args, ctx) {
     const scan = await scanFor(ctx, args.url, args.mode);
     if (isPending(scan)) return pendingOutcome('scan_website', scan, 'b');
-    const body = presentScanB(scan, { agentCorrelation: await agentCorrelation(ctx.services.db, scan.url) });
+    const body = presentScanB(scan, {
+      agentCorrelation: await agentCorrelation(ctx.services.db, scan.url, {
+        accountId: ctx.principal.accountId,
+      }),
+    });
     return {
       structured: body,
       text:

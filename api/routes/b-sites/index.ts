@@ -19,7 +19,8 @@ const tags = ['Agent traffic'];
 const failed = { description: 'The site could not be fetched' };
 
 async function citabilityBody(services: Services, site: AgentSite, scan: Scan) {
-  return presentSiteCitability(site, scan, await agentCorrelation(services.db, scan.url));
+  // This site's traffic only: another account may have registered the same URL.
+  return presentSiteCitability(site, scan, await agentCorrelation(services.db, scan.url, { site }));
 }
 
 /** 200 with the site's citability, or 202 + Location while the worker is still on it. */

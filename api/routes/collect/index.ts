@@ -69,6 +69,7 @@ export default [
         'collect',
         body.requests.map(toIngestRequest),
         processVerifier(services.config),
+        { retentionDays: services.config.AGENT_EVENTS_RETENTION_DAYS },
       );
       ctx.status = 202;
       ctx.body = { ...counts, invalid: 0 };

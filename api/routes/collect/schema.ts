@@ -1,14 +1,16 @@
 import { z } from 'zod';
-import { validIp } from '../../../shared/agent-traffic/collect.ts';
+import { EARLIEST_EVENT_MS, validIp } from '../../../shared/agent-traffic/collect.ts';
 
-const EARLIEST = Date.UTC(2000, 0, 1);
 const inWindow = (t: string | number) => {
   const ms = new Date(t).getTime();
-  return Number.isFinite(ms) && ms >= EARLIEST && ms <= Date.now() + 24 * 3600_000;
+  return Number.isFinite(ms) && ms >= EARLIEST_EVENT_MS && ms <= Date.now() + 24 * 3600_000;
 };
 const METHOD = /^[A-Za-z]{1,16}$/;
 const ABSOLUTE_URL = /^https?:\/\/[^\s]+$/;
-const validPath = (p: string) => p.startsWith('/') || ABSOLUTE_URL.test(p);
+// The regex alone let through URLs new URL() refuses (a port past 65535, "http://[bad"), and
+// requestPath then threw: a 500 instead of a 400 naming the item. Both the zod schema and the
+// quick path (plainValidItem) check paths here.
+const validPath = (p: string) => p.startsWith('/') || (ABSOLUTE_URL.test(p) && URL.canParse(p));
 const TRACKING_ID = /^site_[0-9A-Za-z]{16}$/;
 
 export const CollectItem = z
@@ -57,6 +59,12 @@ export const CollectResult = z
     ai_referrals: z.number().int().describe('Human visits referred by answer engines'),
     humans_ignored: z.number().int(),
     bots_ignored: z.number().int().describe('Automated clients that are not AI or search agents'),
+    expired: z
+      .number()
+      .int()
+      .describe(
+        'Requests older than the raw-event retention (AGENT_EVENTS_RETENTION_DAYS): neither stored nor counted',
+      ),
     invalid: z.number().int().describe('Always 0: a batch with an invalid item is refused whole'),
   })
   .meta({ id: 'CollectResult' });

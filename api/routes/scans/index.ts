@@ -37,12 +37,21 @@ export async function presentA(services: Services, scan: Scan, withRecommendatio
 
 export type ScanView = 'a' | 'b' | 'llmstxt' | 'citability';
 
-async function present(services: Services, scan: Scan, view: ScanView, withRecommendation: boolean) {
+async function present(
+  services: Services,
+  scan: Scan,
+  view: ScanView,
+  withRecommendation: boolean,
+  accountId: string | null,
+) {
   switch (view) {
     case 'a':
       return presentA(services, scan, withRecommendation);
-    case 'b':
-      return presentScanB(scan, { agentCorrelation: await agentCorrelation(services.db, scan.url) });
+    case 'b': {
+      // Only the caller's own registered site counts; a keyless caller gets null (correlation.ts).
+      const scope = accountId === null ? null : { accountId };
+      return presentScanB(scan, { agentCorrelation: await agentCorrelation(services.db, scan.url, scope) });
+    }
     case 'llmstxt':
       return presentLlmsTxt(scan);
     case 'citability':
@@ -69,7 +78,7 @@ export async function answer(
     ctx.body = pendingBody(scan, location);
     return;
   }
-  ctx.body = await present(services, scan, view, withRecommendation);
+  ctx.body = await present(services, scan, view, withRecommendation, ctx.state.principal?.accountId ?? null);
 }
 
 /** The views scored from stored artifacts rather than from the results. */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { EARLIEST_EVENT_MS } from '../../../shared/agent-traffic/collect.ts';
 
 // Agent traffic (B): camelCase resource fields and ISO 8601 timestamps like the B scan result;
 // snake_case query fields.
@@ -43,10 +44,14 @@ export const VerificationMix = z
   .meta({ id: 'VerificationMix' });
 
 export const WindowQuery = z.object({
+  // Rollups outlive the raw events (retention keeps them), so the floor is the earliest time an
+  // event can carry, not the retention cut-off. Without one, since=0001-01-01 built a daily[] of
+  // 730,000 days and since=0000-01-01 reached Postgres (which has no year 0).
   since: z.iso
     .datetime({ offset: true })
+    .refine((s) => Date.parse(s) >= EARLIEST_EVENT_MS, 'must be 2000-01-01T00:00:00Z or later')
     .optional()
-    .describe('ISO 8601 start of the window; default 30 days before now'),
+    .describe('ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now'),
 });
 
 export const SiteStats = z
