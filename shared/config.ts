@@ -100,6 +100,7 @@ const ConfigSchema = z.object({
   AUTH_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   AUTH_EMAIL_LIMIT: z.coerce.number().int().min(1).default(10),
   SESSION_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
+  CONSOLE_MAX_KEYS: z.coerce.number().int().min(1).max(1000).default(5),
   WEB_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
   B_SITES_SCAN_MODE: z.enum(['quick', 'full']).default('full'),
   B_SITES_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(25_000),

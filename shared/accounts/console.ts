@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { issueKey } from './accounts.ts';
 
 // What the console shows and changes about an account's own keys and preferences. Every query is
 // scoped by account id: another account's key id is simply not found.
@@ -64,4 +65,17 @@ export async function liveKeyCount(db: Kysely<Database>, accountId: string): Pro
     .where('revoked_at', 'is', null)
     .executeTakeFirstOrThrow();
   return Number(row.n);
+}
+
+/**
+ * A new key made by the account itself, unless it already holds `max` live ones (CONSOLE_MAX_KEYS):
+ * rate limits are counted per key, so keys without end would multiply the tier's hourly
+ * allowance. The account row's lock makes concurrent requests count each other. Null at the cap.
+ */
+export async function issueOwnKey(db: Kysely<Database>, accountId: string, max: number) {
+  return db.transaction().execute(async (trx) => {
+    await trx.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
+    if ((await liveKeyCount(trx, accountId)) >= max) return null;
+    return issueKey(trx, accountId);
+  });
 }

@@ -124,11 +124,16 @@ describe('web pages over HTTP', () => {
   });
 });
 
-describe('web pages when mail cannot be sent, and forms that cannot be taken', () => {
+describe('web pages when mail cannot be sent, forms that cannot be taken, and limits', () => {
   let u: TestApi;
   before(async () => {
     // Nothing listens on port 1: every mail fails to send.
-    u = await startTestApi({ LOG_LEVEL: 'info', SMTP_URL: 'smtp://127.0.0.1:1', AUTH_IP_LIMIT: '3' });
+    u = await startTestApi({
+      LOG_LEVEL: 'info',
+      SMTP_URL: 'smtp://127.0.0.1:1',
+      AUTH_IP_LIMIT: '3',
+      CONSOLE_MAX_KEYS: '3',
+    });
   });
   after(async () => {
     await u?.close();
@@ -189,6 +194,31 @@ describe('web pages when mail cannot be sent, and forms that cannot be taken', (
     const both = `${session}; ${anon.cookie!.split(';')[0]}`;
     assert.equal((await send('/console/keys', both, { _csrf: anon.token! })).status, 403);
     assert.equal((await send('/console/keys', both, { _csrf: own })).status, 201);
+  });
+
+  it('an account holds at most CONSOLE_MAX_KEYS live keys it made itself; revoking one makes room', async () => {
+    const { session } = await acceptInvitation('many-keys@example.test'); // its first key
+    const keysPage = async () => {
+      const res = await fetch(`${u.url}/console/keys`, { headers: { ...html, cookie: session! } });
+      return res.text();
+    };
+    const token = /name="_csrf" value="([^"]+)"/.exec(await keysPage())![1]!;
+    const create = () => send('/console/keys', session!, { _csrf: token });
+    assert.equal((await create()).status, 201);
+    assert.equal((await create()).status, 201);
+    const refused = await create();
+    assert.equal(refused.status, 409);
+    assert.match(await refused.text(), /You have 3 live keys/);
+    const live = await u.handle.db
+      .selectFrom('api_keys')
+      .innerJoin('accounts', 'accounts.id', 'api_keys.account_id')
+      .select('api_keys.id')
+      .where('accounts.email', '=', 'many-keys@example.test')
+      .where('api_keys.revoked_at', 'is', null)
+      .execute();
+    assert.equal(live.length, 3);
+    assert.equal((await send(`/console/keys/${live[0]!.id}/revoke`, session!, { _csrf: token })).status, 200);
+    assert.equal((await create()).status, 201);
   });
 
   it('a NUL byte in a form or an address is a 400 page, not a server error', async () => {

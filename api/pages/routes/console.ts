@@ -1,8 +1,9 @@
 import type Router from '@koa/router';
 import type { Kysely } from 'kysely';
-import { activeSubscription, getAccountView, issueKey } from '../../../shared/accounts/accounts.ts';
+import { activeSubscription, getAccountView } from '../../../shared/accounts/accounts.ts';
 import type { AccountView } from '../../../shared/accounts/auth.ts';
 import {
+  issueOwnKey,
   listKeys,
   liveKeyCount,
   ownKeyExists,
@@ -66,12 +67,15 @@ export function consoleRoutes(router: Router, { services, signedIn, notFoundPage
   router.post(
     '/console/keys',
     signedIn(async (ctx, web) => {
-      const key = await issueKey(db, accountOf(web));
+      const key = await issueOwnKey(db, accountOf(web), config.CONSOLE_MAX_KEYS);
+      const keys = await listKeys(db, accountOf(web));
+      if (!key) {
+        const error = `You have ${config.CONSOLE_MAX_KEYS} live keys, the most an account can hold. Revoke one you no longer use, then create a new one.`;
+        return html200(ctx, renderKeys(viewerOf(web), keys, { error }), 409);
+      }
       html200(
         ctx,
-        renderKeys(viewerOf(web), await listKeys(db, accountOf(web)), {
-          created: { key: key.key, prefix: key.displayPrefix },
-        }),
+        renderKeys(viewerOf(web), keys, { created: { key: key.key, prefix: key.displayPrefix } }),
         201,
       );
     }),
