@@ -3,11 +3,11 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { isAllowed } from '../scan/parsers/robots-txt.ts';
 import { foldPages } from './page-rollups.ts';
-import { citabilityOf, pageUrl, siteStats, type Window } from './stats.ts';
+import { citabilityOf, pageUrl, siteStats, type Window, windowFields, windowStart } from './stats.ts';
 
 // Prioritised recommendations from a site's agent traffic, each with its evidence and a fix.
-// Everything is read from the rollups (and a bounded look at spoofed events), so insights cost
-// the same on a big site as on a small one.
+// Everything is read from the rollups (and a bounded look at spoofed events for example
+// addresses), so insights cost the same on a big site as on a small one.
 
 export type Priority = 'high' | 'medium' | 'low';
 export interface Insight {
@@ -34,8 +34,46 @@ async function latestRobots(db: Kysely<Database>, site: AgentSite): Promise<stri
   return row?.robots ?? null;
 }
 
+/**
+ * Up to 5 addresses per spoofed agent, from its newest spoofed requests: the events between the
+ * first and the last spoofed request of its newest hour that had any, newest first, at most 100.
+ * The (site, time) index walk is bounded by that hour however rare spoofing is. The bounds are
+ * sent as values (one branch per agent), so each branch is planned for its own short range; taken
+ * from the rollups inside one statement they were unknown to the planner, which costed a walk of
+ * the whole window and compiled the statement (JIT, about 50 ms). Events past retention are gone:
+ * no examples then (the count comes from the rollups).
+ */
+async function spoofedExamples(
+  db: Kysely<Database>,
+  site: AgentSite,
+  agents: { platform: string; agent: string; first_at: string | null; last_at: string }[],
+): Promise<string[][]> {
+  const out = agents.map((): string[] => []);
+  const branches = agents.flatMap((a, i) =>
+    a.first_at === null
+      ? []
+      : [
+          sql`(select ${i}::int as i, d.ip from (
+            select distinct host(x.ip) as ip from (
+              select e.ip from agent_events e
+              where e.site_id = ${site.id} and e.time >= ${a.first_at}::timestamptz and e.time <= ${a.last_at}::timestamptz
+                and e.verification = 'spoofed' and e.platform = ${a.platform} and e.agent = ${a.agent}
+                and e.ip is not null
+              order by e.time desc limit 100) x) d
+            order by d.ip limit 5)`,
+        ],
+  );
+  if (branches.length === 0) return out;
+  const { rows } = await sql<{ i: number; ip: string }>`${sql.join(branches, sql` union all `)}`.execute(db);
+  for (const r of rows) out[r.i]!.push(r.ip);
+  for (const list of out) list.sort();
+  return out;
+}
+
 export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Window) {
-  const since = w.since.toISOString();
+  // The window starts on the UTC midnight siteStats uses (windowStart): the path totals are daily.
+  const since = windowStart(w).toISOString();
+  const from = since.slice(0, 10);
   await foldPages(db, site.id); // the 404 and llms.txt insights read agent_path_totals
   const [answerErrors, spoofed, notFound, llms, robots, stats] = await Promise.all([
     sql<{ platform: string; agent: string; type: string; visits: string; errors: string }>`
@@ -43,23 +81,31 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
       from agent_rollup_days(${site.id}, ${since}::timestamptz)
       where type in ('search', 'browse') and verification <> 'spoofed'
       group by 1, 2, 3 having sum(errors) > 0 order by sum(errors) desc`.execute(db),
-    sql<{ platform: string; agent: string; visits: string; ips: string[] }>`
-      select platform, agent, count(*)::bigint as visits, (array_agg(distinct host(ip)))[1:5] as ips
-      from (select platform, agent, ip from agent_events
-            where site_id = ${site.id} and time >= ${since}::timestamptz and verification = 'spoofed'
-            order by time desc limit 10000) s
-      group by 1, 2 order by visits desc`.execute(db),
+    // Counts from the rollups, as /stats' spoofedVisits (counting events capped at 10,000 and
+    // walked every event of the window when spoofing was rare). With each agent, the first and the
+    // last time of its newest hour with spoofed requests (agent_rollups), which bound the look for
+    // example addresses (spoofedExamples).
+    sql<{ platform: string; agent: string; visits: string; first_at: string | null; last_at: string }>`
+      with s as (
+        select platform, agent, sum(visits)::bigint as visits, max(last_at) as last_at
+        from agent_rollup_days(${site.id}, ${since}::timestamptz) where verification = 'spoofed'
+        group by 1, 2
+      )
+      select s.platform, s.agent, s.visits, s.last_at::text as last_at,
+        (select min(h.first_at) from agent_rollups h
+         where h.site_id = ${site.id} and h.hour = date_trunc('hour', s.last_at)
+           and h.platform = s.platform and h.agent = s.agent and h.verification = 'spoofed')::text as first_at
+      from s order by s.visits desc, s.platform, s.agent`.execute(db),
     sql<{ path: string; not_found: string }>`
-      select path, not_found from agent_path_totals(${site.id}, (${since}::timestamptz at time zone 'UTC')::date)
+      select path, not_found from agent_path_totals(${site.id}, ${from}::date)
       where not_found > 0 order by not_found desc, path limit 10`.execute(db),
     sql<{ visits: string; not_found: string }>`
       select coalesce(sum(visits), 0)::bigint as visits, coalesce(sum(not_found), 0)::bigint as not_found
-      from agent_path_totals(${site.id}, (${since}::timestamptz at time zone 'UTC')::date) where path = '/llms.txt'`.execute(
-      db,
-    ),
+      from agent_path_totals(${site.id}, ${from}::date) where path = '/llms.txt'`.execute(db),
     latestRobots(db, site),
     siteStats(db, site, w),
   ]);
+  const ips = await spoofedExamples(db, site, spoofed.rows);
   const out: Insight[] = [];
 
   // 1. Answer agents (search, browse) refused or failing although robots.txt lets them in.
@@ -88,16 +134,19 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
       title: `${spoofedTotal} requests claimed to be AI agents they were not`,
       evidence: spoofed.rows
         .slice(0, 5)
-        .map((r) => `${r.agent || r.platform}: ${r.visits} from e.g. ${r.ips.slice(0, 3).join(', ')}`)
+        .map((r, i) => {
+          const eg = ips[i]!.slice(0, 3);
+          return `${r.agent || r.platform}: ${r.visits}${eg.length ? ` from e.g. ${eg.join(', ')}` : ''}`;
+        })
         .join('; '),
       fix: 'These clients use a verifiable vendor’s user agent from addresses outside its published ranges. Do not exempt requests from rate limits or bot protection on the user agent alone: verify by IP range, reverse DNS or Web Bot Auth signature.',
       data: {
         visits: spoofedTotal,
-        agents: spoofed.rows.map((r) => ({
+        agents: spoofed.rows.map((r, i) => ({
           platform: r.platform,
           agent: r.agent,
           visits: Number(r.visits),
-          ips: r.ips,
+          ips: ips[i]!,
         })),
       },
     });
@@ -181,8 +230,7 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
   out.sort((a, b) => ORDER[a.priority] - ORDER[b.priority]);
   return {
     siteId: Number(site.id),
-    since: w.since.toISOString(),
-    until: w.until.toISOString(),
+    ...windowFields(w),
     insights: out,
   };
 }

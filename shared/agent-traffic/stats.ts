@@ -17,9 +17,40 @@ const pct = (part: number, whole: number) => (whole ? Math.round((1000 * part) /
 export interface Window {
   since: Date;
   until: Date;
+  /** `since` as asked for (or the default) when resolveWindow moved it; see windowStart. */
+  requested?: Date;
 }
 
-/** `since` as given, else 30 days before the database's now. */
+const DAY_MS = 86400_000;
+
+/**
+ * Where a window's counts begin: `since` moved to a UTC midnight. Pages, paths, AI referrals and
+ * coverage are kept per UTC day only (sql/006, sql/019), so a start inside a day would let the agent
+ * visits (hourly, agent_rollup_days) and the pages and referrals (from that day's midnight) of one
+ * response cover different times. The first midnight at or after `since`, so nothing from before
+ * `since` is counted; a window inside today (whose next midnight lies ahead) starts at today's.
+ * Idempotent: a start already on a midnight stays.
+ */
+export function windowStart(w: Pick<Window, 'since' | 'until'>): Date {
+  const t = w.since.getTime();
+  const floor = Math.floor(t / DAY_MS) * DAY_MS;
+  const ceil = floor === t ? t : floor + DAY_MS;
+  return new Date(ceil <= w.until.getTime() ? ceil : floor);
+}
+
+/** The window fields of every windowed response: where the counts begin, what was asked for, now. */
+export function windowFields(w: Window) {
+  return {
+    since: windowStart(w).toISOString(),
+    requestedSince: (w.requested ?? w.since).toISOString(),
+    until: w.until.toISOString(),
+  };
+}
+
+/**
+ * `since` as given, else 30 days before the database's now, moved to a UTC midnight (windowStart);
+ * `requested` keeps the start asked for.
+ */
 export async function resolveWindow(db: Kysely<Database>, since?: string, defaultDays = 30): Promise<Window> {
   const { rows } = await sql<{ now: Date; since: Date }>`
     select now() as now, coalesce(${since ?? null}::timestamptz, now() - make_interval(days => ${defaultDays}::int)) as since`.execute(
@@ -28,36 +59,35 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
   const r = rows[0]!;
   if (r.since > r.now)
     throw badRequest('since lies in the future.', [{ field: 'query.since', message: 'in the future' }]);
-  return { since: r.since, until: r.now };
+  return { since: windowStart({ since: r.since, until: r.now }), until: r.now, requested: r.since };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
   await foldPages(db, site.id); // top pages read agent_path_totals (sql/019)
+  // Every part from the same UTC midnight: pages, referrals and coverage have no finer grain.
+  const start = windowStart(w);
+  const from = day(start);
   // One pass over the window's days serves the platform/type/verification totals and the daily
   // trend.
   const [byDay, pages, referrals, dailyRefs, coverage] = await Promise.all([
     sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
-      from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2, 3, 4`.execute(db),
+      from agent_rollup_days(${site.id}, ${start}::timestamptz) group by 1, 2, 3, 4`.execute(db),
     sql<{ path: string; visits: string }>`
-      select path, visits from agent_path_totals(${site.id}, (${w.since}::timestamptz at time zone 'UTC')::date)
+      select path, visits from agent_path_totals(${site.id}, ${from}::date)
       order by visits desc, path limit 10`.execute(db),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
-      where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date
+      where site_id = ${site.id} and day >= ${from}::date
       group by platform order by visits desc`.execute(db),
     sql<{ day: string; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, sum(visits)::bigint as visits from ai_referral_rollups
-      where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date group by 1`.execute(
-      db,
-    ),
+      where site_id = ${site.id} and day >= ${from}::date group by 1`.execute(db),
     sql<{ day: string; sources: string[] }>`
       select to_char(day, 'YYYY-MM-DD') as day, array_agg(distinct source order by source) as sources from agent_coverage
-      where site_id = ${site.id} and day >= (${w.since}::timestamptz at time zone 'UTC')::date group by 1`.execute(
-      db,
-    ),
+      where site_id = ${site.id} and day >= ${from}::date group by 1`.execute(db),
   ]);
 
   const platforms = new Map<string, { visits: number; mix: VerificationMix }>();
@@ -94,7 +124,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     verified: number | null;
     aiReferrals: number | null;
   }[] = [];
-  for (let d = new Date(`${day(w.since)}T00:00:00Z`); d <= w.until; d = new Date(d.getTime() + 86400_000)) {
+  for (let d = start; d <= w.until; d = new Date(d.getTime() + DAY_MS)) {
     const key = day(d);
     const v = visitsByDay.get(key);
     const isCovered = covered.has(key) || v !== undefined;
@@ -110,8 +140,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
 
   return {
     siteId: Number(site.id),
-    since: w.since.toISOString(),
-    until: w.until.toISOString(),
+    ...windowFields(w),
     visits: total,
     verifiedVisits: verifiedOf(mix),
     verifiedShare: pct(verifiedOf(mix), total),
@@ -229,7 +258,7 @@ export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Windo
     last_at: Date;
   }>`
     select platform, agent, type, verification, sum(visits)::bigint as visits, min(first_at) as first_at, max(last_at) as last_at
-    from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2, 3, 4`.execute(db);
+    from agent_rollup_days(${site.id}, ${windowStart(w)}::timestamptz) group by 1, 2, 3, 4`.execute(db);
   interface Acc {
     visits: number;
     first: Date;
@@ -265,8 +294,7 @@ export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Windo
   });
   return {
     siteId: Number(site.id),
-    since: w.since.toISOString(),
-    until: w.until.toISOString(),
+    ...windowFields(w),
     visits: total,
     platforms: [...platforms]
       .map(([platform, a]) => ({
@@ -298,6 +326,7 @@ export async function citabilityOf(db: Kysely<Database>, urls: string[]) {
 
 export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window, limit: number) {
   await foldPages(db, site.id);
+  const from = day(windowStart(w)); // the day grain of the page rollups, as siteStats
   // Rank on the per-path table, then split only the ranked pages by platform.
   const { rows } = await sql<{
     path: string;
@@ -308,13 +337,13 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
     total: string;
   }>`
     with top as (
-      select path, visits as total from agent_path_totals(${site.id}, (${w.since}::timestamptz at time zone 'UTC')::date)
+      select path, visits as total from agent_path_totals(${site.id}, ${from}::date)
       order by total desc, path limit ${limit}
     )
     select p.path, p.platform, sum(p.visits)::bigint as visits, sum(p.errors)::bigint as errors,
       sum(p.not_found)::bigint as not_found, top.total
     from top join agent_page_rollups p
-      on p.site_id = ${site.id} and p.path = top.path and p.day >= (${w.since}::timestamptz at time zone 'UTC')::date
+      on p.site_id = ${site.id} and p.path = top.path and p.day >= ${from}::date
     group by p.path, p.platform, top.total
     order by top.total desc, p.path, visits desc`.execute(db);
   const pages = new Map<
@@ -336,8 +365,7 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
   );
   return {
     siteId: Number(site.id),
-    since: w.since.toISOString(),
-    until: w.until.toISOString(),
+    ...windowFields(w),
     pages: list.map((p, i) => ({
       rank: i + 1,
       path: p.path,
@@ -359,6 +387,8 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
 export async function siteDailyByPlatform(db: Kysely<Database>, site: AgentSite, w: Window) {
   const { rows } = await sql<{ day: string; platform: string; visits: string }>`
     select to_char(day, 'YYYY-MM-DD') as day, platform, sum(visits)::bigint as visits
-    from agent_rollup_days(${site.id}, ${w.since}::timestamptz) group by 1, 2 order by 1, 2`.execute(db);
+    from agent_rollup_days(${site.id}, ${windowStart(w)}::timestamptz) group by 1, 2 order by 1, 2`.execute(
+    db,
+  );
   return rows.map((r) => ({ date: r.day, platform: r.platform, visits: Number(r.visits) }));
 }

@@ -221,4 +221,71 @@ describe('insights, benchmarks and agent_correlation', () => {
     const polled = await call(t.url, '/api/v1/scans/sc_insightroot?view=b', { key: key2 });
     assert.equal(polled.body.researchSignals[0].score, null);
   });
+
+  it('spoofed_agents: counted from the rollups like /stats spoofedVisits, past 10,000 and past retention', async () => {
+    // The insight counted the newest 10,000 spoofed events (so it capped there while /stats showed
+    // the true number) and walked every event of the window when spoofing was rare.
+    const { site: busy } = await registerSite(t.handle.db, {
+      accountId: site.account_id,
+      url: 'https://spoofed.example.com/',
+    });
+    const ips = ['203.0.113.50', '203.0.113.51', '203.0.113.52', '203.0.113.53'];
+    const start = Date.now() - 2 * 3600_000;
+    const all: IngestRequest[] = Array.from({ length: 10_005 }, (_, i) => ({
+      time: new Date(start - Math.floor(i / ips.length) * 400), // the newest request from each address at once
+      method: 'GET',
+      path: `/p${i % 50}`,
+      status: 200,
+      ip: ips[i % ips.length]!, // outside OpenAI's ranges: spoofed
+      userAgent: UA.gptbot,
+      referer: null,
+      hash: requestHash(`spoofed ${i}`),
+    }));
+    for (let i = 0; i < all.length; i += 2500)
+      await ingest(t.handle.db, busy, 'collect', all.slice(i, i + 2500), verifier, { retentionDays: null });
+    // A rare second spoofer, hours before: its examples come from its own newest hour.
+    const claude =
+      'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
+    const rare = {
+      time: new Date(start - 20 * 3600_000),
+      ip: '192.0.2.77',
+      userAgent: claude,
+      hash: requestHash('rare'),
+    };
+    await ingest(t.handle.db, busy, 'collect', [{ ...all[0]!, ...rare }], verifier, { retentionDays: null });
+    const spoofedOf = async () => {
+      const stats = await call(t.url, `/api/v1/sites/${busy.id}/stats`, { key });
+      const res = await call(t.url, `/api/v1/sites/${busy.id}/insights`, { key });
+      assert.equal(res.status, 200, res.text);
+      spec.check('GET', '/api/v1/sites/{id}/insights', res);
+      return {
+        stats: stats.body,
+        insight: res.body.insights.find((i: { id: string }) => i.id === 'spoofed_agents'),
+      };
+    };
+    const { stats, insight } = await spoofedOf();
+    assert.equal(stats.spoofedVisits, 10_006);
+    assert.equal(insight.data.visits, stats.spoofedVisits);
+    assert.equal(insight.priority, 'high');
+    assert.match(insight.title, /^10006 requests/);
+    assert.deepEqual(
+      insight.data.agents.map((a: { agent: string; visits: number; ips: string[] }) => [
+        a.agent,
+        a.visits,
+        a.ips,
+      ]),
+      [
+        ['GPTBot', 10_005, ips],
+        ['ClaudeBot', 1, ['192.0.2.77']],
+      ],
+    );
+
+    // Retention drops raw events and keeps the rollups: the count stays, without examples.
+    await t.handle.db.deleteFrom('agent_events').where('site_id', '=', busy.id).execute();
+    const pruned = await spoofedOf();
+    assert.equal(pruned.stats.spoofedVisits, 10_006);
+    assert.equal(pruned.insight?.data.visits, 10_006);
+    assert.deepEqual(pruned.insight.data.agents[0].ips, []);
+    assert.doesNotMatch(pruned.insight.evidence, /e\.g\./);
+  });
 });

@@ -224,6 +224,87 @@ describe('agent-traffic statistics', () => {
     assert.equal((await call(t.url, path('/events?cursor=nonsense'), { key })).status, 400);
   });
 
+  it('a window starting inside a day: /stats, /agents, /pages and /insights all count from one UTC midnight', async () => {
+    // Pages, paths, AI referrals and coverage are kept per UTC day, agent visits per hour. With
+    // since=<yesterday>T23:00Z the visits started at 23:00 but the pages at yesterday's midnight, so
+    // 404s at 01:00 showed as a top page of a window with no visits and raised agent_404s.
+    const { site: early } = await registerSite(t.handle.db, {
+      accountId: site.account_id,
+      url: 'https://early.example.com/',
+    });
+    const midnight = new Date();
+    midnight.setUTCHours(0, 0, 0, 0);
+    const at = (ms: number, p: string, status: number, i: number): IngestRequest => ({
+      time: new Date(ms + i * 1000),
+      method: 'GET',
+      path: p,
+      status,
+      ip: '198.51.100.20',
+      userAgent: 'CCBot/2.0 (https://commoncrawl.org/faq/)',
+      referer: null,
+      hash: requestHash(`early ${p} ${i}`),
+    });
+    const todayMs = midnight.getTime() + Math.floor((Date.now() - midnight.getTime()) / 2);
+    const batch = [
+      ...Array.from({ length: 5 }, (_, i) => at(midnight.getTime() - DAY + 3600_000, '/early', 404, i)),
+      ...Array.from({ length: 2 }, (_, i) => at(midnight.getTime() - 1800_000, '/late', 200, i)),
+      ...Array.from({ length: 3 }, (_, i) => at(todayMs, '/today', 200, i)),
+    ];
+    assert.equal(
+      (await ingest(t.handle.db, early, 'collect', batch, verifier, { retentionDays: null })).stored,
+      10,
+    );
+
+    const since = new Date(midnight.getTime() - 3600_000).toISOString(); // yesterday 23:00
+    const get = async (p: string, s = since) => {
+      const res = await call(t.url, `/api/v1/sites/${early.id}${p}?since=${s}`, { key });
+      assert.equal(res.status, 200, res.text);
+      spec.check('GET', `/api/v1/sites/{id}${p}`, res);
+      return res.body;
+    };
+    const stats = await get('/stats');
+    // The first midnight at or after since: nothing before since counts, and the response says so.
+    assert.equal(stats.since, midnight.toISOString());
+    assert.equal(stats.requestedSince, since);
+    assert.equal(stats.visits, 3);
+    assert.deepEqual(
+      stats.topPages.map((p: { path: string; visits: number }) => [p.path, p.visits]),
+      [['/today', 3]],
+    );
+    assert.deepEqual(
+      stats.daily.map((d: { date: string; visits: number | null }) => [d.date, d.visits]),
+      [[midnight.toISOString().slice(0, 10), 3]],
+    );
+    const agents = await get('/agents');
+    assert.equal(agents.since, stats.since);
+    assert.equal(agents.visits, stats.visits);
+    const pages = await get('/pages');
+    assert.equal(pages.since, stats.since);
+    assert.deepEqual(
+      pages.pages.map((p: { path: string; visits: number; notFound: number }) => [
+        p.path,
+        p.visits,
+        p.notFound,
+      ]),
+      [['/today', 3, 0]],
+    );
+    const insights = await get('/insights');
+    assert.equal(insights.since, stats.since);
+    const ids = insights.insights.map((i: { id: string }) => i.id);
+    assert.ok(!ids.includes('agent_404s'), `agent_404s raised for traffic before since: ${ids}`);
+    assert.ok(!JSON.stringify(insights).includes('/early'));
+
+    // A window inside today has no midnight ahead of it before now: it starts at today's.
+    const inToday = new Date(
+      midnight.getTime() + Math.floor(((Date.now() - midnight.getTime()) * 3) / 4),
+    ).toISOString();
+    const today = await get('/stats', inToday);
+    assert.equal(today.since, midnight.toISOString());
+    assert.equal(today.requestedSince, inToday);
+    assert.equal(today.visits, 3);
+    assert.equal(today.topPages[0].visits, 3);
+  });
+
   it("another account's site is 404 on every endpoint, by id and by tracking id; A keys get 403", async () => {
     const stranger = await t.newKey('B', 'optimisation');
     for (const p of ['/stats', '/events', '/agents', '/pages']) {

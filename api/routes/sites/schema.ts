@@ -51,14 +51,24 @@ export const WindowQuery = z.object({
     .datetime({ offset: true })
     .refine((s) => Date.parse(s) >= EARLIEST_EVENT_MS, 'must be 2000-01-01T00:00:00Z or later')
     .optional()
-    .describe('ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now'),
+    .describe(
+      'ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now. Counts begin at the first UTC midnight at or after it (the response’s `since`)',
+    ),
 });
+
+// The window of /stats, /agents, /pages and /insights (shared/agent-traffic/stats.ts windowStart).
+const windowFields = {
+  since: iso.describe(
+    'Start of the window every count covers: the requested `since` moved to a UTC midnight, the first at or after it (today’s for a window inside today), as pages, AI referrals and coverage are kept per UTC day',
+  ),
+  requestedSince: iso.describe('`since` as asked for, or the default (30 days before now)'),
+  until: iso,
+};
 
 export const SiteStats = z
   .object({
     siteId: z.number().int(),
-    since: iso,
-    until: iso,
+    ...windowFields,
     visits: count.describe('Agent visits in the window (what user agents claim)'),
     verifiedVisits: count,
     verifiedShare: share,
@@ -130,8 +140,7 @@ const seen = {
 export const AgentBreakdown = z
   .object({
     siteId: z.number().int(),
-    since: iso,
-    until: iso,
+    ...windowFields,
     visits: count,
     platforms: z.array(
       z.object({
@@ -154,8 +163,7 @@ export const PagesQuery = WindowQuery.extend({ limit: z.coerce.number().int().mi
 export const PageRanking = z
   .object({
     siteId: z.number().int(),
-    since: iso,
-    until: iso,
+    ...windowFields,
     pages: z.array(
       z.object({
         rank: z.number().int(),
@@ -177,8 +185,7 @@ export const PageRanking = z
 export const InsightList = z
   .object({
     siteId: z.number().int(),
-    since: iso,
-    until: iso,
+    ...windowFields,
     insights: z.array(
       z.object({
         id: z.enum([
