@@ -3,6 +3,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { toJsonb } from '../db/json.ts';
+import type { ApiTier } from '../db/tables/accounts.ts';
 import type { AuditOrder, AuditOrderStatus } from '../db/tables/audit-orders.ts';
 import { AppError, notFound } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
@@ -63,10 +64,21 @@ export function estimatedDeliveryMinutes(
 
 export async function placeOrder(
   services: Services,
-  accountId: string,
+  caller: { accountId: string; tier: ApiTier },
   input: OrderInput,
   idempotencyKey: string | undefined,
 ): Promise<{ order: AuditOrder; replayed: boolean; webhookSecret: string | null }> {
+  const { accountId } = caller;
+  // interface.md section 8: Pro has "scan and audit orders", webhooks are the Agent tier's.
+  if (input.webhook_url && caller.tier !== 'agent') {
+    throw new AppError(
+      403,
+      'tier_required',
+      'Tier too low',
+      'Delivery by webhook (webhook_url) needs an agent tier key; a pro key orders and polls the order instead.',
+      { errors: [{ field: 'body.webhook_url', message: 'needs the agent tier' }] },
+    );
+  }
   const target = (await vetTargetUrl(services, input.target_url, 'body.target_url')).href;
   const webhook = input.webhook_url
     ? (await vetTargetUrl(services, input.webhook_url, 'body.webhook_url')).href

@@ -132,8 +132,9 @@ describe('POST /api/v1/audit: who may order, and what', () => {
         { 'idempotency-key': 'x'.repeat(300) },
       ],
     ];
+    const agent = await t.newKey('A', 'agent');
     for (const [body, code, field, headers] of cases) {
-      const res = await order(pro, body, headers);
+      const res = await order(agent, body, headers);
       assert.equal(res.status, 400, `${JSON.stringify(body)}: ${res.text}`);
       assert.equal(res.body.code, code);
       assert.ok(
@@ -142,6 +143,19 @@ describe('POST /api/v1/audit: who may order, and what', () => {
       );
       spec.check('POST', '/api/v1/audit', res);
     }
+    const count = await t.handle.db
+      .selectFrom('audit_orders')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .executeTakeFirstOrThrow();
+    assert.equal(Number(count.n), 0, 'no order was created');
+  });
+
+  it('delivery by webhook is the agent tier’s: a pro key giving webhook_url is 403 tier_required', async () => {
+    const body = { product: 'seo_audit', target_url: site.url, webhook_url: 'https://hooks.example/x' };
+    const res = await order(pro, body);
+    assert.equal(res.status, 403, res.text);
+    assert.equal(res.body.code, 'tier_required');
+    spec.check('POST', '/api/v1/audit', res);
     const count = await t.handle.db
       .selectFrom('audit_orders')
       .select((eb) => eb.fn.countAll<string>().as('n'))

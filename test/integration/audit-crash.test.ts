@@ -100,7 +100,7 @@ describe('a worker killed mid-report', () => {
   it('the order is delivered by another worker, with one report and one webhook', {
     timeout: 360_000,
   }, async () => {
-    const key = await t.newKey('A', 'pro', { rateLimit: 100_000 }); // polled often
+    const key = await t.newKey('A', 'agent', { rateLimit: 100_000 }); // polled often; webhooks are agent tier
     const placed = await call(t.url, '/api/v1/audit', {
       method: 'POST',
       key,
@@ -193,7 +193,7 @@ describe('a worker killed mid-report', () => {
   it('a job taken from a live worker is not generated a second time beside it', {
     timeout: 180_000,
   }, async () => {
-    const key = await t.newKey('A', 'pro', { rateLimit: 100_000 });
+    const key = await t.newKey('A', 'agent', { rateLimit: 100_000 });
     const placed = await call(t.url, '/api/v1/audit', {
       method: 'POST',
       key,

@@ -24,7 +24,7 @@ export default defineTool({
   tiers: ['pro', 'agent'],
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
   async run({ idempotency_key, ...order }, { services, principal }) {
-    const placed = await placeOrder(services, principal.accountId, order, idempotency_key);
+    const placed = await placeOrder(services, principal, order, idempotency_key);
     const body = presentCreated(placed.order, services.config, placed.webhookSecret);
     return {
       structured: body,

@@ -75,7 +75,7 @@ export default [
     method: 'post',
     path: '/api/v1/audit',
     operationId: 'placeAuditOrder',
-    summary: 'Order an audit of a site (variant A, Pro and Agent tiers)',
+    summary: 'Order an audit of a site (variant A, Pro and Agent tiers; webhook_url Agent only)',
     description:
       "Creates the order `paid` and queues its report: a crawl of the target with the product's checks on every page. Poll the Location (or give `webhook_url`) until `delivered`. Send an `Idempotency-Key` header (1-255 printable ASCII) to make retries safe: the same key returns the same order; reused with a different body it is 422. A key lives `IDEMPOTENCY_KEY_TTL_HOURS` (default 24) from its order's creation; after that it places a new order.",
     tags: ['Audits'],
@@ -95,12 +95,7 @@ export default [
     },
     async handler(ctx, { body }, services) {
       const key = idempotencyKey(ctx);
-      const { order, replayed, webhookSecret } = await placeOrder(
-        services,
-        ctx.state.principal!.accountId,
-        body,
-        key,
-      );
+      const { order, replayed, webhookSecret } = await placeOrder(services, ctx.state.principal!, body, key);
       ctx.status = 201;
       ctx.set('Location', `/api/v1/audit/${order.id}`);
       if (replayed) ctx.set('Idempotent-Replayed', 'true');
