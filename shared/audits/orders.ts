@@ -8,6 +8,7 @@ import type { AuditOrder, AuditOrderStatus } from '../db/tables/audit-orders.ts'
 import { AppError, notFound } from '../errors.ts';
 import { addJob } from '../jobs/queue.ts';
 import { auditOrders } from '../metrics.ts';
+import { normalizeTargetUrl } from '../net/url-policy.ts';
 import { vetTargetUrl } from '../scans/scans.ts';
 import type { Services } from '../services.ts';
 import { accountWebhookSecret } from '../webhooks/deliver.ts';
@@ -79,6 +80,26 @@ export async function placeOrder(
       { errors: [{ field: 'body.webhook_url', message: 'needs the agent tier' }] },
     );
   }
+  // A retry replays its order before any network vetting: a bare host's https probe may answer
+  // differently the second time (or DNS fail), and the retry must not then read as a new body.
+  if (idempotencyKey) {
+    await expireIdempotencyKey(
+      services.db,
+      accountId,
+      idempotencyKey,
+      services.config.IDEMPOTENCY_KEY_TTL_HOURS,
+    );
+    const prior = await services.db
+      .selectFrom('audit_orders')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('idempotency_key', '=', idempotencyKey)
+      .executeTakeFirst();
+    if (prior) {
+      if (!sameAsSent(prior, input)) throw idempotencyKeyReused(prior.id);
+      return { order: prior, replayed: true, webhookSecret: await webhookSecretOf(services, prior) };
+    }
+  }
   const target = (await vetTargetUrl(services, input.target_url, 'body.target_url')).href;
   const webhook = input.webhook_url
     ? (await vetTargetUrl(services, input.webhook_url, 'body.webhook_url')).href
@@ -98,14 +119,9 @@ export async function placeOrder(
         .where('idempotency_key', '=', idempotencyKey)
         .executeTakeFirst();
       if (prior) {
+        // A concurrent retry placed it meanwhile.
         if (prior.product !== input.product || prior.target_url !== target || prior.webhook_url !== webhook) {
-          throw new AppError(
-            422,
-            'idempotency_key_reused',
-            'Idempotency key reused',
-            `This Idempotency-Key was used for order ${prior.id} with a different body; send a new key for a new order.`,
-            { orderId: prior.id },
-          );
+          throw idempotencyKeyReused(prior.id);
         }
         return { order: prior, replayed: true };
       }
@@ -132,9 +148,45 @@ export async function placeOrder(
     return { order: created, replayed: false };
   });
   if (!replayed) auditOrders.inc({ product: order.product, state: 'paid' });
-  // The receiver needs the secret to verify deliveries; the key holder is the account.
-  const webhookSecret = webhook ? await accountWebhookSecret(services.db, accountId) : null;
-  return { order, replayed, webhookSecret };
+  return { order, replayed, webhookSecret: await webhookSecretOf(services, order) };
+}
+
+/** The receiver needs the secret to verify deliveries; the key holder is the account. */
+const webhookSecretOf = (services: Services, order: AuditOrder) =>
+  order.webhook_url ? accountWebhookSecret(services.db, order.account_id) : Promise.resolve(null);
+
+const idempotencyKeyReused = (orderId: string) =>
+  new AppError(
+    422,
+    'idempotency_key_reused',
+    'Idempotency key reused',
+    `This Idempotency-Key was used for order ${orderId} with a different body; send a new key for a new order.`,
+    { orderId },
+  );
+
+/**
+ * Whether a retried body is the one that placed `prior`, compared as sent: the stored URLs are the
+ * vetted ones, where a bare host became https:// or, when https did not answer, http://.
+ */
+function sameAsSent(prior: AuditOrder, input: OrderInput): boolean {
+  const sameUrl = (sent: string | undefined, stored: string | null) => {
+    if (!sent) return stored === null;
+    let url: URL;
+    try {
+      url = normalizeTargetUrl(sent);
+    } catch {
+      return false;
+    }
+    if (stored === url.href) return true;
+    if (sent.trim().includes('://')) return false;
+    url.protocol = 'http:';
+    return stored === url.href;
+  };
+  return (
+    prior.product === input.product &&
+    sameUrl(input.target_url, prior.target_url) &&
+    sameUrl(input.webhook_url, prior.webhook_url)
+  );
 }
 
 /** The account's own order (another account's is not found), settling one stranded by a crash. */

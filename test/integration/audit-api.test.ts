@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import https from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
@@ -12,7 +13,7 @@ import { addJob } from '../../shared/jobs/queue.ts';
 import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
 import { startAuditSite } from '../fixtures/sites/audit-site/serve.ts';
 import { call } from '../helpers/api.ts';
-import type { FixtureServer } from '../helpers/fixture-server.ts';
+import { type FixtureServer, selfSignedCert } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
 import { startTestStack, type TestStack } from '../helpers/stack.ts';
 
@@ -29,6 +30,7 @@ interface Hook {
 let site: FixtureServer;
 let receiver: http.Server;
 let receiverPort: number;
+let sparePort: number;
 const hooks: Hook[] = [];
 let t: TestStack;
 let spec: SpecChecker;
@@ -54,9 +56,10 @@ before(async () => {
   receiverPort = (receiver.address() as AddressInfo).port;
   // A known port, so report_url (built from the public base URL) points at this API.
   const port = await freePort();
+  sparePort = await freePort(); // a target that answers only while a test serves it
   t = await startTestStack({
     PORT: String(port),
-    SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port},127.0.0.1:${receiverPort}`,
+    SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port},127.0.0.1:${receiverPort},127.0.0.1:${sparePort}`,
     AUDIT_FULL_PAGES: '0',
     AUDIT_MAX_ATTEMPTS: '2',
   });
@@ -379,6 +382,34 @@ describe('Idempotency-Key', () => {
       .execute();
     assert.equal(rows.length, 2, 'one order per key');
     for (const r of rows) assert.equal((await pollDelivered(pro, r.id)).body.status, 'delivered');
+  });
+
+  it('a retry replays its order without probing the target again: a bare host whose https went away', async () => {
+    // The first POST finds https on the bare host; by the retry it is gone, so a new probe would
+    // pick http:// and the retry read as a different body.
+    const server = https.createServer(selfSignedCert(), (_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<p>hi</p>'),
+    );
+    await new Promise<void>((r) => server.listen(sparePort, '127.0.0.1', () => r()));
+    const body = { product: 'content_audit', target_url: `127.0.0.1:${sparePort}` };
+    const first = await order(pro, body, { 'idempotency-key': 'retry-gone' });
+    assert.equal(first.status, 201, first.text);
+    assert.equal(first.body.target_url, `https://127.0.0.1:${sparePort}/`);
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+    const retry = await order(pro, body, { 'idempotency-key': 'retry-gone' });
+    assert.equal(retry.status, 201, retry.text);
+    assert.equal(retry.body.order_id, first.body.order_id);
+    assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+    // Written out as stored, it is the same body too; another target is not.
+    const full = await order(
+      pro,
+      { ...body, target_url: `https://127.0.0.1:${sparePort}/` },
+      { 'idempotency-key': 'retry-gone' },
+    );
+    assert.equal(full.status, 201, full.text);
+    const other = await order(pro, { ...body, target_url: site.url }, { 'idempotency-key': 'retry-gone' });
+    assert.equal(other.status, 422, other.text);
   });
 
   it('the same key for a different order is 422, and the key is per account', async () => {
