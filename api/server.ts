@@ -30,10 +30,19 @@ export async function startApi(
   const services: Services = { config, db: handle.db, events, log };
   registerQueueDepth(() => queueDepth(handle.db));
   const app = createApp(services);
-  const server: http.Server = await new Promise((resolve, reject) => {
-    const s = app.listen(config.PORT, config.HOST, () => resolve(s));
-    s.once('error', reject);
-  });
+  let server: http.Server;
+  try {
+    server = await new Promise((resolve, reject) => {
+      const s = app.listen(config.PORT, config.HOST, () => resolve(s));
+      s.once('error', reject);
+    });
+  } catch (err) {
+    // A port in use: close what is open, or the LISTEN connection keeps a process alive that
+    // serves nothing (and that a supervisor never restarts).
+    await events.close();
+    await handle.close();
+    throw err;
+  }
   server.keepAliveTimeout = 65_000; // longer than common load-balancer idle timeouts
   // Requests Node refuses before Koa sees them (431, malformed, timeouts) still get problem+json.
   server.on('clientError', answerClientError);

@@ -142,8 +142,21 @@ export async function startWorker(
       }
       res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
     });
-    await new Promise<void>((resolve) => metricsServer!.listen(metricsPort, config.HOST, () => resolve()));
-    metricsUrl = `http://${config.HOST}:${(metricsServer.address() as { port: number }).port}/metrics`;
+    const listening = await new Promise<boolean>((resolve) => {
+      metricsServer!.once('error', (err) => {
+        // A second worker on one host (Procfile scaled) meets the first one's port: it keeps
+        // working, without its own /metrics, and says how to give it one.
+        log.warn(
+          { err, port: metricsPort },
+          'worker /metrics not served: its port is taken (give each worker on a host its own WORKER_METRICS_PORT, or 0 for any free port)',
+        );
+        resolve(false);
+      });
+      metricsServer!.listen(metricsPort, config.HOST, () => resolve(true));
+    });
+    if (listening)
+      metricsUrl = `http://${config.HOST}:${(metricsServer.address() as { port: number }).port}/metrics`;
+    else metricsServer = undefined;
   }
   log.info(
     { concurrency: config.WORKER_CONCURRENCY, tasks: Object.keys(taskList), metricsUrl },
