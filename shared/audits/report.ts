@@ -163,12 +163,21 @@ function runPage(input: ReportInput, prepared: Prepared, p: CrawlResult['pages']
       url: p.url,
       status: p.Page.status,
       score,
-      mode: browser ? 'full' : 'quick',
+      mode: browser && browserGathered(browser) ? 'full' : 'quick',
       depth: p.depth,
       source: p.source,
       linked_from: p.linkedFrom,
     },
   };
+}
+
+/**
+ * Whether the browser actually saw the page: a render or a Lighthouse run that failed (or, for
+ * Lighthouse, could not load the page) leaves it a quick-mode page.
+ */
+function browserGathered(b: Pick<ArtifactSet, 'Rendered' | 'Lighthouse'>): boolean {
+  const lighthouse = b.Lighthouse && !isGatherError(b.Lighthouse) && !b.Lighthouse.runtimeError;
+  return Boolean((b.Rendered && !isGatherError(b.Rendered)) || lighthouse);
 }
 
 export function buildReport(input: ReportInput): AuditReport {

@@ -82,6 +82,9 @@ async function runOrder(
         cpuThread: scoringThread, // pages are parsed off the worker's event loop
       },
     );
+    // Stopped by a shutdown: the render turned the abort into gather errors, so the report lacks
+    // its browser checks. It is not stored; the job fails and runs again (see the catch below).
+    if (shuttingDown(signal)) throw signal.reason ?? new Error('worker shutting down');
     // The report and the state change are one write: there is exactly one report per order.
     const delivered = await db.transaction().execute(async (trx) => {
       const row = await trx
@@ -110,9 +113,8 @@ async function runOrder(
     if (attempt)
       log.info({ orderId, webhook: attempt.status, error: attempt.error }, 'audit.delivered webhook');
   } catch (err) {
-    const timedOut =
-      signal.aborted && (signal.reason as { name?: string } | undefined)?.name === 'TimeoutError';
-    if (signal.aborted && !timedOut) {
+    const timedOut = signal.aborted && !shuttingDown(signal);
+    if (shuttingDown(signal)) {
       end({ outcome: 'interrupted' });
       throw err; // shutting down: the job runs again elsewhere
     }
@@ -146,3 +148,7 @@ async function runOrder(
     log.warn({ orderId, code: failure.code, err: failure.message }, 'audit failed');
   }
 }
+
+/** The job's signal aborts on the worker's shutdown or on the task's deadline (a TimeoutError). */
+const shuttingDown = (signal: AbortSignal) =>
+  signal.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError';

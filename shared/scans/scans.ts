@@ -5,6 +5,7 @@ import type { Database } from '../db/database.ts';
 import { toJsonb } from '../db/json.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
+import { notify } from '../jobs/events.ts';
 import { addJob } from '../jobs/queue.ts';
 import { NetError } from '../net/net-error.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
@@ -73,7 +74,31 @@ export async function requestScanIn(
   const ttl = config.SCAN_CACHE_TTL_SECONDS;
   // Serialise requests for one URL and mode, so concurrent callers join one scan.
   await sql`select pg_advisory_xact_lock(hashtextextended(${`scan:${req.mode}:${url}`}, 11))`.execute(trx);
-  const recent = await trx
+  // A queued or running candidate whose job is dead is settled failed and passed over (joining it
+  // would wait forever); the liveness check costs a query only when there is such a candidate.
+  for (;;) {
+    const recent = await findReusable(trx, url, req, ttl);
+    if (!recent) break;
+    if (!(await settleStrandedScan(trx, recent))) return recent;
+  }
+  const scan = await trx
+    .insertInto('scans')
+    .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
+    .returningAll()
+    .returning(AGE_MS)
+    .executeTakeFirstOrThrow();
+  await addJob(
+    trx,
+    scanUrlJob.name,
+    { scanId: scan.id },
+    { jobKey: scanJobKey(scan.id), maxAttempts: SCAN_MAX_ATTEMPTS },
+  );
+  return scan;
+}
+
+/** The newest scan of this URL and mode a request may join or reuse: queued or running, or done within the TTL. */
+function findReusable(trx: Transaction<Database>, url: string, req: ScanRequest, ttl: number) {
+  return trx
     .selectFrom('scans')
     .selectAll()
     .select(AGE_MS)
@@ -97,20 +122,48 @@ export async function requestScanIn(
     .orderBy('created_at', 'desc')
     .limit(1)
     .executeTakeFirst();
-  if (recent) return recent;
-  const scan = await trx
-    .insertInto('scans')
-    .values({ id: newScanId(), url, domain: req.url.hostname, mode: req.mode, account_id: req.accountId })
-    .returningAll()
-    .returning(AGE_MS)
-    .executeTakeFirstOrThrow();
-  await addJob(
-    trx,
-    scanUrlJob.name,
-    { scanId: scan.id },
-    { jobKey: scanJobKey(scan.id), maxAttempts: SCAN_MAX_ATTEMPTS },
-  );
-  return scan;
+}
+
+/**
+ * A queued or running scan whose job can no longer run (gone, or out of attempts and not held by
+ * a worker: its last attempt died with its worker or on an unreachable database, and
+ * graphile-worker will not try again) would be joined and polled forever. Marks it failed and
+ * wakes its waiters, as executeScan's finish does. Only a queued or running row changes, so a
+ * worker finishing at the same moment keeps its result. Returns whether the job was dead: the
+ * caller re-reads the row, settled by this call or by that worker. A job held by a worker that
+ * died is released by reap_dead_workers within about a minute, then settled here.
+ */
+export async function settleStrandedScan(
+  db: Kysely<Database>,
+  scan: Pick<Scan, 'id' | 'status'>,
+): Promise<boolean> {
+  if (scan.status !== 'queued' && scan.status !== 'running') return false;
+  const { rows } = await sql<{ attempts: number; max_attempts: number; locked: boolean }>`
+    select attempts, max_attempts, locked_at is not null as locked
+      from graphile_worker.jobs where key = ${scanJobKey(scan.id)}`.execute(db);
+  const job = rows[0];
+  if (job && (job.locked || job.attempts < job.max_attempts)) return false;
+  const settle = async (trx: Kysely<Database>) => {
+    const settled = await trx
+      .updateTable('scans')
+      .set({
+        status: 'failed',
+        phase: null,
+        finished_at: sql<Date>`now()`,
+        // Nothing internal: the job's last error stays in graphile_worker.jobs for operators.
+        error: toJsonb({
+          code: 'scan_failed',
+          message: 'The scan could not be completed. Request it again to start a new scan.',
+        }),
+      })
+      .where('id', '=', scan.id)
+      .where('status', 'in', ['queued', 'running'])
+      .returning('id')
+      .executeTakeFirst();
+    if (settled) await notify(trx, scanTopic(scan.id));
+  };
+  await (db.isTransaction ? settle(db) : db.transaction().execute(settle));
+  return true;
 }
 
 /**
@@ -172,7 +225,8 @@ const SCAN_COLUMNS = [
 
 /**
  * A scan row. `artifacts: false` leaves the (large) gathered artifacts out (null), for answers
- * that need only the results, such as a poll.
+ * that need only the results, such as a poll. A pending scan whose job is dead comes back failed
+ * (settleStrandedScan).
  */
 export async function getScan(
   services: Pick<Services, 'db'>,
@@ -180,9 +234,14 @@ export async function getScan(
   opts: { artifacts?: boolean } = {},
 ): Promise<Scan | undefined> {
   const q = services.db.selectFrom('scans').select(AGE_MS).where('id', '=', id);
-  if (opts.artifacts ?? true) return q.selectAll().executeTakeFirst();
-  const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
-  return row && { ...row, artifacts: null };
+  const read = async () => {
+    if (opts.artifacts ?? true) return q.selectAll().executeTakeFirst();
+    const row = await q.select(SCAN_COLUMNS).executeTakeFirst();
+    return row && { ...row, artifacts: null };
+  };
+  const scan = await read();
+  // Otherwise a pending scan whose job is dead would answer 202 to its pollers forever.
+  return scan && (await settleStrandedScan(services.db, scan)) ? read() : scan;
 }
 
 /** Whether the scan has finished, without loading its results (for waiting and polling). */

@@ -2,6 +2,9 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { sql } from 'kysely';
+import { scanJobKey } from '../../shared/scans/jobs.ts';
+import { requestScanIn, scanTopic } from '../../shared/scans/scans.ts';
 import { call } from '../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { SpecChecker } from '../helpers/openapi.ts';
@@ -183,6 +186,89 @@ describe('GET /api/v1/scan (A)', () => {
     assert.equal(r1.body.code, 'variant_mismatch');
     const r2 = await call(t.url, `/api/v1/scan?url=${encodeURIComponent(site.origin)}`);
     assert.equal(r2.status, 401);
+  });
+});
+
+describe('a scan whose job can no longer run', () => {
+  // What a worker SIGKILLed on the scan's last attempt leaves: the row `running`, the job out of
+  // attempts and still locked by the dead worker (reap_dead_workers unlocks it within a minute).
+  // Made in the scan's own transaction, so the test's worker never gets to run the job.
+  const strand = (url: string) =>
+    t.handle.db.transaction().execute(async (trx) => {
+      const scan = await requestScanIn(trx, t.api.services.config, {
+        url: new URL(url),
+        mode: 'quick',
+        accountId: null,
+      });
+      await sql`update scans set status = 'running', phase = 'fetch', started_at = now() where id = ${scan.id}`.execute(
+        trx,
+      );
+      await sql`update graphile_worker._private_jobs
+                   set attempts = max_attempts, locked_by = 'dead-worker', locked_at = now(),
+                       last_error = 'Error: connect ECONNREFUSED 10.1.2.3:5432'
+                 where key = ${scanJobKey(scan.id)}`.execute(trx);
+      return scan.id;
+    });
+  const release = (id: string) =>
+    sql`update graphile_worker._private_jobs set locked_by = null, locked_at = null where key = ${scanJobKey(id)}`.execute(
+      t.handle.db,
+    );
+  const rowOf = (id: string) =>
+    t.handle.db
+      .selectFrom('scans')
+      .select(['status', 'error'])
+      .where('id', '=', id)
+      .executeTakeFirstOrThrow();
+
+  it('is joined while a worker holds its job; once freed, a new request starts a fresh scan and the dead one polls as failed', async () => {
+    const key = await t.newKey('A', 'agent');
+    const url = `${site.origin}/?stranded=1`;
+    const dead = await strand(url);
+    const path = `/api/v1/scan?url=${encodeURIComponent(url)}&mode=quick`;
+
+    const joined = await call(t.url, `${path}&wait=0`, { key });
+    assert.equal(joined.status, 202, joined.text);
+    assert.equal(joined.body.id, dead, 'a job held by a worker may still finish: joined');
+
+    await release(dead);
+    const fresh = await call(t.url, `${path}&wait=30`, { key });
+    assert.equal(fresh.status, 200, fresh.text);
+    assert.notEqual(fresh.body.scanId, dead, 'a fresh scan, not the dead one');
+
+    const poll = await call(t.url, `/api/v1/scans/${dead}`, { key });
+    assert.equal(poll.status, 422, poll.text);
+    spec.check('GET', '/api/v1/scans/{id}', poll);
+    assert.equal(poll.body.code, 'scan_failed');
+    assert.match(poll.body.detail, /could not be completed/);
+    assert.doesNotMatch(poll.text, /ECONNREFUSED|10\.1\.2\.3|graphile/, 'nothing internal');
+    assert.equal((await rowOf(dead)).status, 'failed');
+  });
+
+  it('a poll settles it (job gone too) and wakes whoever waits on it; a scan with attempts left is not touched', async () => {
+    const key = await t.newKey('A', 'agent');
+    const dead = await strand(`${site.origin}/?stranded=2`);
+    await sql`delete from graphile_worker._private_jobs where key = ${scanJobKey(dead)}`.execute(t.handle.db);
+    // A request that joined the scan earlier, waiting on its topic (its own re-check is every 5 s).
+    const waiting = t.api.services.events.waitFor(
+      scanTopic(dead),
+      async () => ((await rowOf(dead)).status === 'failed' ? Date.now() : undefined),
+      20_000,
+    );
+    await new Promise((r) => setTimeout(r, 200));
+    const polledAt = Date.now();
+    const poll = await call(t.url, `/api/v1/scans/${dead}?view=b`);
+    assert.equal(poll.status, 422, poll.text);
+    assert.equal(poll.body.code, 'scan_failed');
+    const wokeAt = await waiting;
+    assert.ok(wokeAt && wokeAt - polledAt < 2500, 'woken by the notification, not its periodic re-check');
+
+    // Between attempts (a retry is due) the job can still run: the scan stays pending.
+    const pending = await strand(`${site.origin}/?stranded=3`);
+    await sql`update graphile_worker._private_jobs set attempts = 1, locked_by = null, locked_at = null,
+                 run_at = now() + interval '1 hour' where key = ${scanJobKey(pending)}`.execute(t.handle.db);
+    const still = await call(t.url, `/api/v1/scans/${pending}`, { key });
+    assert.equal(still.status, 202, still.text);
+    assert.equal((await rowOf(pending)).status, 'running');
   });
 });
 
