@@ -257,6 +257,9 @@ describe('Dockerfile', () => {
       'sql/001_foundation.sql',
       'package.json',
       'package-lock.json',
+      // Served by the API at /docs/guides/<name> and /docs/img/<name>.
+      'docs/monitoring.md',
+      'docs/img/console-keys.png',
     ];
     for (const f of needed) {
       assert.ok(exists(f), `${f} exists`);
