@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { parseAllowlist } from './net/address-policy.ts';
 
 // Every setting comes from the environment, validated once at start. The README's configuration
 // table lists the same variables with the same defaults: keep them in step.
@@ -35,7 +36,20 @@ const ConfigSchema = z.object({
   RATE_LIMIT_LEASES: bool.default(true),
   TRUST_PROXY: bool.default(false),
   METRICS_TOKEN: z.string().min(16).optional(),
-  SCAN_ALLOW_HOSTS: z.string().default(''),
+  // Parsed here, so a bad entry stops the process at start (not every scan later, with a 500).
+  SCAN_ALLOW_HOSTS: z
+    .string()
+    .default('')
+    .superRefine((v, ctx) => {
+      try {
+        parseAllowlist(v);
+      } catch (err) {
+        ctx.addIssue({
+          code: 'custom',
+          message: `${(err as Error).message.replace(/^SCAN_ALLOW_HOSTS: /, '')} (entries are host, host:port or CIDR, without a scheme)`,
+        });
+      }
+    }),
   SCAN_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(1).default(24),

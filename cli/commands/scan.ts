@@ -31,7 +31,14 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
   if (mode !== 'quick' && mode !== 'full') throw new UsageError('--mode must be quick or full');
   const config = loadCliConfig();
   const allowHosts = [config.SCAN_ALLOW_HOSTS, ...values['allow-host']].filter(Boolean).join(',');
-  const policy = createUrlPolicy(allowHosts);
+  let policy: ReturnType<typeof createUrlPolicy>;
+  try {
+    policy = createUrlPolicy(allowHosts);
+  } catch (err) {
+    throw new UsageError(
+      `--allow-host: ${(err as Error).message.replace(/^SCAN_ALLOW_HOSTS: /, '')} (host, host:port or CIDR, without a scheme)`,
+    );
+  }
   let url: URL;
   try {
     url = await resolveTargetUrl(input, policy);

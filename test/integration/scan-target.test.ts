@@ -4,7 +4,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { main } from '../../cli/main.ts';
-import { resetConfig } from '../../shared/config.ts';
+import { loadConfig, resetConfig } from '../../shared/config.ts';
 import { AppError } from '../../shared/errors.ts';
 import { createUrlPolicy, resolveTargetUrl, speaksTls } from '../../shared/net/url-policy.ts';
 import { type FixtureServer, selfSignedCert, startFixtureServer } from '../helpers/fixture-server.ts';
@@ -89,6 +89,23 @@ describe('sightline scan', () => {
     assert.ok(text.includes(`--allow-host 127.0.0.1:${plain.port}`), text);
     assert.ok(text.includes(`SCAN_ALLOW_HOSTS=127.0.0.1:${plain.port}`), text);
     assert.equal(r.out.length, 0);
+  });
+
+  it('with a malformed --allow-host (a URL, not a host) exits 2 with a usage message; a malformed SCAN_ALLOW_HOSTS stops start-up', async () => {
+    const r = await cli('scan', `127.0.0.1:${plain.port}`, '--allow-host', `http://127.0.0.1:${plain.port}`);
+    assert.equal(r.code, 2, r.err.join('\n'));
+    assert.match(
+      r.err.join('\n'),
+      /--allow-host: bad CIDR "http:\/\/127\.0\.0\.1:\d+" \(host, host:port or CIDR/,
+    );
+    assert.throws(
+      () => loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: 'http://127.0.0.1:8080' }),
+      /Invalid configuration:\n {2}SCAN_ALLOW_HOSTS: bad CIDR "http:\/\/127\.0\.0\.1:8080"/,
+    );
+    assert.equal(
+      loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: '127.0.0.1:8080,10.0.0.0/8' }).SCAN_ALLOW_HOSTS,
+      '127.0.0.1:8080,10.0.0.0/8',
+    );
   });
 
   it('with --allow-host scans it over http, printing one plain line per phase when not on a terminal', async () => {
