@@ -1,3 +1,4 @@
+import { type Stats, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import { type ImportProgress, type ImportSummary, importLog } from '../../shared/agent-traffic/import.ts';
@@ -47,6 +48,19 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
   if (format !== 'auto' && !LOG_FORMATS.includes(format))
     throw new UsageError(`--format must be auto or one of ${LOG_FORMATS.join(', ')}`);
   if (positionals.length === 0) throw new UsageError(`a FILE (or - for stdin) is required\n${usage}`);
+  // Checked before any import starts: a missing or unreadable file is the caller's mistake.
+  for (const file of positionals) {
+    if (file === '-') continue;
+    let stat: Stats;
+    try {
+      stat = statSync(file);
+    } catch (err) {
+      throw new UsageError(
+        `cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+      );
+    }
+    if (!stat.isFile()) throw new UsageError(`${file} is not a file`);
+  }
   const cfg = loadCliConfig();
   const db = await openDatabase(cfg, io);
   const tty = Boolean(process.stderr.isTTY);

@@ -101,8 +101,9 @@ export async function* lineChunks(bytes: AsyncIterable<Buffer | string>): AsyncG
 export async function openLog(
   file: string,
 ): Promise<{ lines: AsyncIterable<string[]>; totalBytes: number | null; bytesRead: () => number }> {
-  const raw = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
+  // Stat first: a stream opened on a missing file emits its error with no listener yet.
   const totalBytes = file === '-' ? null : statSync(file).size;
+  const raw = file === '-' ? process.stdin : createReadStream(file, { highWaterMark: 1 << 20 });
   let read = 0;
   const it = raw[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
   const head = await it.next();

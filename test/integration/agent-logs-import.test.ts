@@ -141,6 +141,13 @@ describe('sightline logs import', () => {
     assert.equal(Number(n.n), 3);
     assert.equal((await cli('logs', 'import', '--site', site.tracking_id, '--format', 'nope', file)).code, 2);
     assert.equal((await cli('logs', 'import', '--site', 'site_0000000000000000', file)).code, 1);
+    // A missing file or a folder: a usage error naming it, not a crash.
+    const missing = await cli('logs', 'import', '--site', site.tracking_id, path.join(dir, 'nope.log'));
+    assert.equal(missing.code, 2);
+    assert.match(missing.err.join('\n'), /cannot read .*nope\.log: ENOENT/);
+    const folder = await cli('logs', 'import', '--site', site.tracking_id, dir);
+    assert.equal(folder.code, 2);
+    assert.match(folder.err.join('\n'), /is not a file/);
   });
 
   it('stores batches while the log is still being read (a long log is never held in memory)', async () => {
