@@ -83,18 +83,7 @@ export async function placeOrder(
   // A retry replays its order before any network vetting: a bare host's https probe may answer
   // differently the second time (or DNS fail), and the retry must not then read as a new body.
   if (idempotencyKey) {
-    await expireIdempotencyKey(
-      services.db,
-      accountId,
-      idempotencyKey,
-      services.config.IDEMPOTENCY_KEY_TTL_HOURS,
-    );
-    const prior = await services.db
-      .selectFrom('audit_orders')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .where('idempotency_key', '=', idempotencyKey)
-      .executeTakeFirst();
+    const prior = await orderOfKey(services, services.db, accountId, idempotencyKey);
     if (prior) {
       if (!sameAsSent(prior, input)) throw idempotencyKeyReused(prior.id);
       return { order: prior, replayed: true, webhookSecret: await webhookSecretOf(services, prior) };
@@ -110,14 +99,7 @@ export async function placeOrder(
       await sql`select pg_advisory_xact_lock(hashtextextended(${`audit-idem:${accountId}:${idempotencyKey}`}, 13))`.execute(
         trx,
       );
-      // A key past its time-to-live no longer names its old order: the client may reuse it.
-      await expireIdempotencyKey(trx, accountId, idempotencyKey, services.config.IDEMPOTENCY_KEY_TTL_HOURS);
-      const prior = await trx
-        .selectFrom('audit_orders')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('idempotency_key', '=', idempotencyKey)
-        .executeTakeFirst();
+      const prior = await orderOfKey(services, trx, accountId, idempotencyKey);
       if (prior) {
         // A concurrent retry placed it meanwhile.
         if (prior.product !== input.product || prior.target_url !== target || prior.webhook_url !== webhook) {
@@ -149,6 +131,23 @@ export async function placeOrder(
   });
   if (!replayed) auditOrders.inc({ product: order.product, state: 'paid' });
   return { order, replayed, webhookSecret: await webhookSecretOf(services, order) };
+}
+
+/** The order an account's Idempotency-Key names, once a key past its time-to-live is cleared. */
+async function orderOfKey(
+  services: Pick<Services, 'config'>,
+  db: Kysely<Database>,
+  accountId: string,
+  key: string,
+): Promise<AuditOrder | undefined> {
+  // A key past its time-to-live no longer names its old order: the client may reuse it.
+  await expireIdempotencyKey(db, accountId, key, services.config.IDEMPOTENCY_KEY_TTL_HOURS);
+  return db
+    .selectFrom('audit_orders')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('idempotency_key', '=', key)
+    .executeTakeFirst();
 }
 
 /** The receiver needs the secret to verify deliveries; the key holder is the account. */

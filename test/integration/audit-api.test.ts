@@ -76,6 +76,16 @@ after(async () => {
 const order = (key: string, body: unknown, headers: Record<string, string> = {}) =>
   call(t.url, '/api/v1/audit', { method: 'POST', key, body, headers });
 
+const orderCount = async () =>
+  Number(
+    (
+      await t.handle.db
+        .selectFrom('audit_orders')
+        .select((eb) => eb.fn.countAll<string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+
 async function pollDelivered(key: string, id: string, timeoutMs = 120_000) {
   const until = Date.now() + timeoutMs;
   for (;;) {
@@ -146,11 +156,7 @@ describe('POST /api/v1/audit: who may order, and what', () => {
       );
       spec.check('POST', '/api/v1/audit', res);
     }
-    const count = await t.handle.db
-      .selectFrom('audit_orders')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(count.n), 0, 'no order was created');
+    assert.equal(await orderCount(), 0, 'no order was created');
   });
 
   it('delivery by webhook is the agent tier’s: a pro key giving webhook_url is 403 tier_required', async () => {
@@ -159,11 +165,7 @@ describe('POST /api/v1/audit: who may order, and what', () => {
     assert.equal(res.status, 403, res.text);
     assert.equal(res.body.code, 'tier_required');
     spec.check('POST', '/api/v1/audit', res);
-    const count = await t.handle.db
-      .selectFrom('audit_orders')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .executeTakeFirstOrThrow();
-    assert.equal(Number(count.n), 0, 'no order was created');
+    assert.equal(await orderCount(), 0, 'no order was created');
   });
 });
 

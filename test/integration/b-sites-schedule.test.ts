@@ -184,6 +184,17 @@ const alerts = () =>
     return { headers: d.headers, json };
   });
 
+/** What the b_site_scan job hands scanBSiteScheduled, for running it directly (quick scans only). */
+const scanDeps = (env: Record<string, string> = {}) => ({
+  db: t.handle.db,
+  config: loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: allowHosts, LOG_LEVEL: 'silent', ...env }),
+  log: createLogger('test', undefined, 'silent'),
+  signal: new AbortController().signal,
+  browser: () => {
+    throw new Error('scheduled scans in this test are quick');
+  },
+});
+
 describe('weekly B site scans', () => {
   it('b_sites_next_slot: the first Monday 03:00 UTC strictly after a time', async () => {
     const cases: [string, string][] = [
@@ -268,19 +279,7 @@ describe('weekly B site scans', () => {
     assert.equal(listed.body.deliveries[0].status, 'delivered');
 
     // The job run again for the same slot (as after a crash before its ack) sends nothing again.
-    const config = loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: allowHosts, LOG_LEVEL: 'silent' });
-    const rerun = await scanBSiteScheduled(
-      {
-        db: t.handle.db,
-        config,
-        log: createLogger('test', undefined, 'silent'),
-        signal: new AbortController().signal,
-        browser: () => {
-          throw new Error('scheduled scans in this test are quick');
-        },
-      },
-      { siteId: sites.kettles.id, dueAt: at(1, 0) },
-    );
+    const rerun = await scanBSiteScheduled(scanDeps(), { siteId: sites.kettles.id, dueAt: at(1, 0) });
     assert.equal(rerun, 'already_scanned');
     assert.equal(deliveries.length, 1);
 
@@ -338,25 +337,13 @@ describe('weekly B site scans', () => {
       label: 'Partial',
     });
     // A one-second scan deadline cuts off the slow llms.txt; everything else answers at once.
-    const config = loadConfig({
-      ...process.env,
-      SCAN_ALLOW_HOSTS: allowHosts,
-      LOG_LEVEL: 'silent',
-      B_SITES_SCAN_MODE: 'quick',
-      SCAN_QUICK_DEADLINE_MS: '1000',
-    });
     slowLlmsTxt = true;
     const outcome = await scanBSiteScheduled(
+      scanDeps({ B_SITES_SCAN_MODE: 'quick', SCAN_QUICK_DEADLINE_MS: '1000' }),
       {
-        db: t.handle.db,
-        config,
-        log: createLogger('test', undefined, 'silent'),
-        signal: new AbortController().signal,
-        browser: () => {
-          throw new Error('scheduled scans in this test are quick');
-        },
+        siteId: site.id,
+        dueAt: at(7, 0),
       },
-      { siteId: site.id, dueAt: at(7, 0) },
     ).finally(() => {
       slowLlmsTxt = false;
     });
