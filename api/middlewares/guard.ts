@@ -6,7 +6,7 @@ import type { RouteContext } from '../route.ts';
 // The REST door onto the one admission path (shared/accounts/admission.ts): authorise, count,
 // and show the caller's bucket in X-RateLimit-* on every answer, refusals included.
 
-export function setRateHeaders(ctx: RouteContext, s: RateState): void {
+export function setRateHeaders(ctx: Pick<RouteContext, 'set'>, s: RateState): void {
   ctx.set('X-RateLimit-Limit', String(s.limit));
   ctx.set('X-RateLimit-Remaining', String(s.remaining));
   ctx.set('X-RateLimit-Reset', String(s.reset));

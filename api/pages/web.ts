@@ -14,6 +14,7 @@ import type { Variant } from '../../shared/db/tables/accounts.ts';
 import { html } from '../../shared/html.ts';
 import type { Services } from '../../shared/services.ts';
 import { toAppError } from '../middlewares/errors.ts';
+import { setRateHeaders } from '../middlewares/guard.ts';
 import { renderMessage } from './auth-pages.ts';
 import { renderNotFound } from './console-pages.ts';
 import { PAGE_CSP, type Viewer } from './layout.ts';
@@ -82,9 +83,7 @@ export function html200(ctx: Context, body: string, status = 200) {
  * address's general bucket, which a form's own allowance is not), and Retry-After once it is full.
  */
 export function showBucket(ctx: Context, state: RateState): void {
-  ctx.set('X-RateLimit-Limit', String(state.limit));
-  ctx.set('X-RateLimit-Remaining', String(state.remaining));
-  ctx.set('X-RateLimit-Reset', String(state.reset));
+  setRateHeaders(ctx, state);
   if (!state.allowed)
     ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
 }
