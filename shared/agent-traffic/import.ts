@@ -5,7 +5,7 @@ import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
-import { type IngestCounts, type IngestRequest, ingest, recordCoverage, retentionCutoff } from './ingest.ts';
+import { type IngestCounts, type IngestRequest, ingest, pastRetention, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
 import { foldPages } from './page-rollups.ts';
 import type { Verifier } from './verify.ts';
@@ -158,7 +158,7 @@ export async function importLog(
   };
   const days = new Map<number, number>();
   // Days of requests past retention are not covered: ingest drops those requests.
-  const cutoff = opts.retentionDays === null ? Number.NEGATIVE_INFINITY : retentionCutoff(opts.retentionDays);
+  const expired = pastRetention(opts.retentionDays);
   let parser: LineParser | null = summary.format ? parserFor(summary.format) : null;
   const pendingDetect: string[] = [];
   let batch: IngestRequest[] = [];
@@ -210,7 +210,7 @@ export async function importLog(
     }
     const n = dupCounts.get(line) ?? 0;
     dupCounts.set(line, n + 1);
-    if (!(r.time.getTime() < cutoff)) {
+    if (!expired(r)) {
       const d = Math.floor(r.time.getTime() / 86_400_000); // UTC day number, named once at the end
       days.set(d, (days.get(d) ?? 0) + 1);
     }

@@ -217,8 +217,7 @@ export async function ingest(
   },
 ): Promise<IngestCounts> {
   // Requests past retention go first, before any verification is spent on them.
-  const cutoff = opts.retentionDays === null ? Number.NEGATIVE_INFINITY : retentionCutoff(opts.retentionDays);
-  const expired = (r: IngestRequest) => r.time.getTime() < cutoff;
+  const expired = pastRetention(opts.retentionDays);
   const requests = batch.some(expired) ? batch.filter((r) => !expired(r)) : batch;
   const counts: IngestCounts = {
     received: batch.length,
@@ -503,11 +502,17 @@ export async function ingest(
 }
 
 /**
- * Epoch ms before which a request is past retention: the cut-off pruneAgentEvents deletes below.
- * That one is taken from the database's now(): a pruned request could be stored again only if
- * this clock were behind the database's by more than the time since the prune.
+ * Whether a request is past retention: older than the cut-off pruneAgentEvents deletes below (null
+ * keeps every request). That one is taken from the database's now(): a pruned request could be
+ * stored again only if this clock were behind the database's by more than the time since the prune.
  */
-export const retentionCutoff = (retentionDays: number, now = Date.now()) => now - retentionDays * 86_400_000;
+export function pastRetention(
+  retentionDays: number | null,
+  now = Date.now(),
+): (r: { time: Date }) => boolean {
+  const cutoff = retentionDays === null ? Number.NEGATIVE_INFINITY : now - retentionDays * 86_400_000;
+  return (r) => r.time.getTime() < cutoff;
+}
 
 export function dayCounts(requests: { time: Date }[]): Map<string, number> {
   // Counted by UTC day number and named once per day: toISOString per request was a visible
