@@ -31,19 +31,27 @@ module.exports = {
       name: 'checks-are-pure',
       comment:
         'A check reads artifacts and scores them: it may import artifact types, the check and model ' +
-        'types, and the pure helpers of the engine (computed, parsers, security, geo, its own lib), ' +
-        'and HTML parsing; never the network, the database, config or a process.',
+        'types, the pure helpers of the engine (computed, parsers, security, its own lib) and of GEO ' +
+        'scoring, and HTML parsing; never the network, the database, config or a process.',
       severity: 'error',
-      from: { path: '^shared/scan/checks/' },
+      from: { path: '^shared/(scan-engine|geo-scoring)/checks/' },
       to: {
         pathNot: [
-          '^shared/scan/(artifacts|check|model|curves)\\.ts$',
+          '^shared/scan-engine/(artifacts|check|model|curves)\\.ts$',
           '^shared/net/user-agent\\.ts$', // constants only
-          '^shared/scan/(checks|computed|parsers|security|geo|models)/',
-          '^shared/agents/catalogue\\.ts$',
+          '^shared/scan-engine/(checks|computed|parsers|security|models)/',
+          '^shared/geo-scoring/',
+          '^shared/agent-catalogue/catalogue\\.ts$',
           'node_modules/(cheerio|domhandler)/',
         ],
       },
+    },
+    {
+      name: 'geo-scoring-is-pure',
+      comment: 'GEO scoring is pure like the checks it serves: artifacts in, scores out.',
+      severity: 'error',
+      from: { path: '^shared/geo-scoring/' },
+      to: { path: '^shared/(db|net/(?!user-agent)|jobs|config|services)' },
     },
     {
       name: 'no-circular',

@@ -2,7 +2,7 @@ import http from 'node:http';
 import { crawlSite } from '../shared/audits/crawl.ts';
 import { MAX_REQUESTS_PER_SITE } from '../shared/net/host-slots.ts';
 import { createUrlPolicy } from '../shared/net/url-policy.ts';
-import { runScan } from '../shared/scans/run-scan.ts';
+import { runScan } from '../shared/scans/gather-and-score.ts';
 import type { BenchContext, BenchRow } from './context.ts';
 import { atMost, ms } from './stats.ts';
 

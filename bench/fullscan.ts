@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { addJob } from '../shared/jobs/queue.ts';
-import { runScan } from '../shared/scans/run-scan.ts';
+import { runScan } from '../shared/scans/gather-and-score.ts';
 import { requireChromium } from '../worker/browser/chromium.ts';
 import { LIGHTHOUSE_CATEGORIES } from '../worker/browser/lighthouse.ts';
 import { browserResources, closeBrowserResources } from '../worker/browser/resources.ts';

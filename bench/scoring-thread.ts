@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ArtifactSet } from '../shared/scan/artifacts.ts';
-import { scoreArtifacts } from '../shared/scan/score.ts';
+import type { ArtifactSet } from '../shared/scan-engine/artifacts.ts';
+import { scoreArtifacts } from '../shared/scan-engine/score.ts';
 
 // The bench's scoring timer (bench/scans.ts starts it as a worker thread with the scoring
 // thread's resource limits): scores every set `warmUpRounds` times untimed, as a worker's

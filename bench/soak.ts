@@ -5,8 +5,8 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { isGatherError } from '../shared/scan/artifacts.ts';
-import { runScan } from '../shared/scans/run-scan.ts';
+import { isGatherError } from '../shared/scan-engine/artifacts.ts';
+import { runScan } from '../shared/scans/gather-and-score.ts';
 import { lighthouseStats } from '../worker/browser/lighthouse.ts';
 import {
   countChromiumProcesses,

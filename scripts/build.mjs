@@ -29,7 +29,7 @@ export async function build() {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    // As tsx compiles: names kept (in-page functions rely on it, see shared/scan/gatherers/rendered.ts).
+    // As tsx compiles: names kept (in-page functions rely on it, see shared/scan-engine/gatherers/rendered.ts).
     keepNames: true,
     sourcemap: 'linked',
     logLevel: 'silent',

@@ -14,10 +14,13 @@ const { ensureDatabase, dropDatabase } = await import('../shared/db/connect.ts')
 const { migrate } = await import('../shared/db/migrate.ts');
 
 const args = process.argv.slice(2);
-const targets = args.length ? args : ['test/unit', 'test/integration'];
+// Tests mirror the tree they test (test/shared/audits/ tests shared/audits/); the corpus suite
+// (test/corpus) runs on its own, and helpers and fixtures are not tests.
+const NOT_THE_SUITE = new Set(['test/corpus', 'test/helpers', 'test/fixtures']);
+const targets = args.length ? args : ['test'];
 const files = [];
 const walk = (p) => {
-  if (!fs.existsSync(p)) return;
+  if (!fs.existsSync(p) || (!args.length && NOT_THE_SUITE.has(p))) return;
   if (fs.statSync(p).isDirectory()) for (const f of fs.readdirSync(p).sort()) walk(path.join(p, f));
   else if (p.endsWith('.test.ts')) files.push(p);
 };

@@ -6,7 +6,7 @@ import type { Database } from '../shared/db/database.ts';
 import type { JobContext } from '../shared/jobs/job.ts';
 import type { Logger } from '../shared/logger.ts';
 import { jobDuration, jobsTotal } from '../shared/metrics.ts';
-import type { BrowserProvider } from '../shared/scan/browser.ts';
+import type { BrowserProvider } from '../shared/scan-engine/browser.ts';
 
 /** A capability's JobContext plus graphile-worker's helpers for this job. */
 export interface TaskContext extends JobContext {

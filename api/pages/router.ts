@@ -7,8 +7,8 @@ import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audits.ts';
 import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { siteRoutes } from './routes/monitored-sites.ts';
 import { scanRoutes } from './routes/scan.ts';
-import { siteRoutes } from './routes/sites.ts';
 import { pageKit } from './web.ts';
 
 /**

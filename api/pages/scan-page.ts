@@ -1,7 +1,7 @@
 import type { Recommendation } from '../../shared/audits/bundles.ts';
 import type { Scan } from '../../shared/db/tables/scans.ts';
 import { type Html, html } from '../../shared/html.ts';
-import type { ModelScore } from '../../shared/scan/engine.ts';
+import type { ModelScore } from '../../shared/scan-engine/engine.ts';
 import { band, csrfField, fieldError, notice, renderPage, time, utc, type Viewer } from './layout.ts';
 
 // The free scan: a URL box at `/`, a progress view at the scan's shareable address while the
@@ -48,7 +48,7 @@ export function renderHome(s: HomeState): string {
   return renderPage({ title: 'Free website scan', viewer: s.viewer }, body);
 }
 
-/** What a person reads while the scan runs (phases come from shared/scans/run-scan.ts). */
+/** What a person reads while the scan runs (phases come from shared/scans/gather-and-score.ts). */
 export function phaseLabel(scan: Pick<Scan, 'status' | 'phase'>): string {
   if (scan.status === 'queued') return 'Waiting for a free worker';
   const p = scan.phase ?? '';

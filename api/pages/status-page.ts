@@ -1,7 +1,7 @@
 import { type Html, html, raw } from '../../shared/html.ts';
-import { gradeFor } from '../../shared/scan/model.ts';
-import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import type { StatusPageView } from '../presenters/monitor.ts';
+import { gradeFor } from '../../shared/scan-engine/model.ts';
+import { monitoringModel } from '../../shared/scan-engine/models/monitoring.ts';
+import type { StatusPageView } from '../presenters/monitoring.ts';
 
 // The public status page: one self-contained document (inline CSS and SVG, no scripts, no
 // external assets), so it renders the same behind any proxy and under a strict CSP.

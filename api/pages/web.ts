@@ -1,17 +1,17 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { Context, Middleware } from 'koa';
-import { createMailer } from '../../shared/accounts/mail.ts';
 import type { RateState } from '../../shared/accounts/rate-limit.ts';
+import { findNul } from '../../shared/db/json.ts';
+import type { Variant } from '../../shared/db/tables/accounts.ts';
+import { html } from '../../shared/html.ts';
+import { createMailer } from '../../shared/people/mail.ts';
 import {
   createSession,
   loadSession,
   newSecret,
   SESSION_COOKIE,
   type SessionView,
-} from '../../shared/accounts/sessions.ts';
-import { findNul } from '../../shared/db/json.ts';
-import type { Variant } from '../../shared/db/tables/accounts.ts';
-import { html } from '../../shared/html.ts';
+} from '../../shared/people/sessions.ts';
 import type { Services } from '../../shared/services.ts';
 import { toAppError } from '../middlewares/errors.ts';
 import { setRateHeaders } from '../middlewares/guard.ts';

@@ -1,4 +1,4 @@
-import type { SiteScanSummary } from '../../shared/agent-traffic/sites.ts';
+import type { SiteScanSummary } from '../../shared/agent-sites/sites.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 
 export function presentRegisteredSite(site: AgentSite, scan?: SiteScanSummary) {

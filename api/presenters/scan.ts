@@ -1,9 +1,9 @@
 import type { Scan } from '../../shared/db/tables/scans.ts';
-import type { ArtifactSet, LlmsTxtArtifact } from '../../shared/scan/artifacts.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
-import type { ModelScore } from '../../shared/scan/engine.ts';
-import { scoreCitability } from '../../shared/scan/geo/citability.ts';
-import { scoreLlmsTxt } from '../../shared/scan/geo/llms-txt-score.ts';
+import { scoreCitability } from '../../shared/geo-scoring/citability.ts';
+import { scoreLlmsTxt } from '../../shared/geo-scoring/llms-txt-score.ts';
+import type { ArtifactSet, LlmsTxtArtifact } from '../../shared/scan-engine/artifacts.ts';
+import { isGatherError } from '../../shared/scan-engine/artifacts.ts';
+import type { ModelScore } from '../../shared/scan-engine/engine.ts';
 
 // Scan rows -> the JSON shapes of interface.md (A: seven dimensions; B: five weighted + research).
 

@@ -1,7 +1,6 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
 import audits from './audits/index.ts';
-import bSites from './b-sites/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import checkout from './checkout/index.ts';
 import collect from './collect/index.ts';
@@ -12,6 +11,7 @@ import meta from './meta/index.ts';
 import monitor from './monitor/index.ts';
 import products from './products/index.ts';
 import scans from './scans/index.ts';
+import bSites from './site-citability/index.ts';
 import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';

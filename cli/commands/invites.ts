@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { AccountInputError } from '../../shared/accounts/accounts.ts';
-import { createInvite } from '../../shared/accounts/people.ts';
 import type { ApiTier } from '../../shared/db/tables/accounts.ts';
+import { createInvite } from '../../shared/people/people.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { invitesUsage as usage } from '../usage.ts';
 

@@ -1,9 +1,9 @@
 import { type Stats, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { siteByIdOrTracking } from '../../shared/agent-sites/sites.ts';
 import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import { type ImportProgress, type ImportSummary, importLog } from '../../shared/agent-traffic/import.ts';
 import { LOG_FORMATS, type LogFormat } from '../../shared/agent-traffic/log-formats.ts';
-import { siteByIdOrTracking } from '../../shared/agent-traffic/sites.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { logsUsage as usage } from '../usage.ts';
 

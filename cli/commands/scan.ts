@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
 import { AppError } from '../../shared/errors.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl } from '../../shared/net/url-policy.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
-import { pageVerdict } from '../../shared/scan/computed/page-kind.ts';
-import { runScan, scanDeadlineMs } from '../../shared/scans/run-scan.ts';
+import { isGatherError } from '../../shared/scan-engine/artifacts.ts';
+import { pageVerdict } from '../../shared/scan-engine/computed/page-kind.ts';
+import { runScan, scanDeadlineMs } from '../../shared/scans/gather-and-score.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
 import { startProgress } from '../progress.ts';

@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildRangeData, SHIPPED_RANGES_FILE } from '../../shared/agent-traffic/ip-data.ts';
-import { listSites, registerSite, removeSite } from '../../shared/agent-traffic/sites.ts';
+import { listSites, registerSite, removeSite } from '../../shared/agent-sites/sites.ts';
+import { buildRangeData, SHIPPED_RANGES_FILE } from '../../shared/agent-verification/ip-data.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { sitesUsage as usage } from '../usage.ts';
@@ -73,7 +73,7 @@ export async function sites(args: string[], io: CliIO): Promise<number> {
 }
 
 /**
- * Rewrites the shipped crawler IP ranges (shared/agent-traffic/data/ip-ranges.json) from a folder
+ * Rewrites the shipped crawler IP ranges (shared/agent-verification/data/ip-ranges.json) from a folder
  * of the vendors' own files (default: AGENT_IP_RANGES_DIR, else ../shared/corpora/ai-ip-ranges).
  */
 function refreshRanges(args: string[], io: CliIO): number {

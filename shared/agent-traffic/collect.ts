@@ -1,13 +1,13 @@
 import { isIP } from 'node:net';
 import type { Kysely } from 'kysely';
 import { authenticate, bearerToken } from '../accounts/auth.ts';
+import { isIngestToken, siteByIngestToken, siteByTrackingId } from '../agent-sites/sites.ts';
+import type { Verifier } from '../agent-verification/verify.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type AppError, notFound, unauthorized, variantMismatch } from '../errors.ts';
 import { createVerifier, type IngestRequest } from './ingest.ts';
-import { isIngestToken, siteByIngestToken, siteByTrackingId } from './sites.ts';
-import type { Verifier } from './verify.ts';
 
 // POST /api/v1/collect: who may post (the site's ingest token, or a B key of the site's account)
 // and how an item becomes an IngestRequest.

@@ -3,12 +3,12 @@ import { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { createGunzip } from 'node:zlib';
 import type { Kysely } from 'kysely';
+import type { Verifier } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type IngestCounts, type IngestRequest, ingest, pastRetention, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
 import { foldPages } from './page-rollups.ts';
-import type { Verifier } from './verify.ts';
 
 // `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
 // constant memory, parses it in the chosen format, and feeds the one ingest pipeline in batches.

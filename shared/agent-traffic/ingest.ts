@@ -1,14 +1,7 @@
 import { hash } from 'node:crypto';
 import { type Kysely, type QueryResult, sql } from 'kysely';
-import type { Config } from '../config.ts';
-import type { Database } from '../db/database.ts';
-import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
-import { createUrlPolicy } from '../net/url-policy.ts';
-import { classifyVisit } from './classify.ts';
-import { agentIpRanges } from './ip-data.ts';
-import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
-import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
-import { aiReferral, engine } from './referrals.ts';
+import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
+import { agentIpRanges } from '../agent-verification/ip-data.ts';
 import {
   CONFIDENCE,
   directoryKeyResolver,
@@ -16,8 +9,15 @@ import {
   RdnsVerifier,
   type Verifier,
   verifyVisit,
-} from './verify.ts';
-import { NonceCache, type SignedRequest, verifyWebBotAuth } from './web-bot-auth.ts';
+} from '../agent-verification/verify.ts';
+import { NonceCache, type SignedRequest, verifyWebBotAuth } from '../agent-verification/web-bot-auth.ts';
+import type { Config } from '../config.ts';
+import type { Database } from '../db/database.ts';
+import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
+import { createUrlPolicy } from '../net/url-policy.ts';
+import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
+import { aiReferral, engine } from './referrals.ts';
 
 // The one ingestion pipeline behind both doors (POST /api/v1/collect and `sightline logs
 // import`): classify each request, verify the agents, and store agent events, AI referrals,

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
-import { isAllowed } from '../scan/parsers/robots-txt.ts';
+import { isAllowed } from '../scan-engine/parsers/robots-txt.ts';
 import { foldPages } from './page-rollups.ts';
 import { citabilityOf, pageUrl, siteStats, type Window, windowFields, windowStart } from './stats.ts';
 

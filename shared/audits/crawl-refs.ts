@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { PageArtifact } from '../scan/artifacts.ts';
-import { loadDocument } from '../scan/computed/document.ts';
+import type { PageArtifact } from '../scan-engine/artifacts.ts';
+import { loadDocument } from '../scan-engine/computed/document.ts';
 
 // What the audit crawl reads in each page it keeps: the same-origin links it follows, and what
 // identifies the page (its body and its canonical URL) so that one page under two URLs is audited

@@ -10,14 +10,14 @@ import {
   type ResourcesArtifact,
   type RobotsTxtArtifact,
   type SitemapArtifact,
-} from '../scan/artifacts.ts';
-import { errorText } from '../scan/gatherers/fetch-text.ts';
-import { gatherPage } from '../scan/gatherers/page.ts';
-import { gatherResources } from '../scan/gatherers/resources.ts';
-import { gatherRobotsTxt } from '../scan/gatherers/robots-txt.ts';
-import { gatherSitemap } from '../scan/gatherers/sitemap.ts';
-import type { CpuThread, GatherContext } from '../scan/gatherers/types.ts';
-import { groupsFor, isAllowed } from '../scan/parsers/robots-txt.ts';
+} from '../scan-engine/artifacts.ts';
+import { errorText } from '../scan-engine/gatherers/fetch-text.ts';
+import { gatherPage } from '../scan-engine/gatherers/page.ts';
+import { gatherResources } from '../scan-engine/gatherers/resources.ts';
+import { gatherRobotsTxt } from '../scan-engine/gatherers/robots-txt.ts';
+import { gatherSitemap } from '../scan-engine/gatherers/sitemap.ts';
+import type { CpuThread, GatherContext } from '../scan-engine/gatherers/types.ts';
+import { groupsFor, isAllowed } from '../scan-engine/parsers/robots-txt.ts';
 import { type CrawlRefs, crawlRefs, crawlKey as keyOf } from './crawl-refs.ts';
 
 // The audit crawl: the target page, then same-origin pages found in its links and the sitemap,

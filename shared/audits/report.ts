@@ -1,9 +1,14 @@
-import { type ArtifactName, type ArtifactSet, isGatherError } from '../scan/artifacts.ts';
-import type { Check } from '../scan/check.ts';
-import { checksById } from '../scan/checks/index.ts';
-import { type CheckRun, runChecks, scoreModel } from '../scan/engine.ts';
-import { gradeFor, type ModelCheckRef, type ModelDimension, type ScoringModel } from '../scan/model.ts';
-import { specOfRun } from '../scan/security/score-table.ts';
+import { type ArtifactName, type ArtifactSet, isGatherError } from '../scan-engine/artifacts.ts';
+import type { Check } from '../scan-engine/check.ts';
+import { checksById } from '../scan-engine/checks/index.ts';
+import { type CheckRun, runChecks, scoreModel } from '../scan-engine/engine.ts';
+import {
+  gradeFor,
+  type ModelCheckRef,
+  type ModelDimension,
+  type ScoringModel,
+} from '../scan-engine/model.ts';
+import { specOfRun } from '../scan-engine/security/score-table.ts';
 import type { CrawlResult } from './crawl.ts';
 
 // An audit report: one product's dimension of the site-audit model, run on every crawled page

@@ -1,5 +1,5 @@
 import type { BAlertType, Thresholds } from '../db/tables/b-sites.ts';
-import { agentReadabilityModel } from '../scan/models/agent-readability.ts';
+import { agentReadabilityModel } from '../scan-engine/models/agent-readability.ts';
 
 // Which monitoring.alert events one scheduled scan of a registered B site raises for one webhook
 // endpoint, decided from the endpoint's thresholds, the previous scheduled scan and the alerts the

@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks';
 import type { Kysely } from 'kysely';
-import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../b-webhooks/endpoints.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { toJsonb } from '../db/json.ts';
@@ -9,14 +8,15 @@ import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
 import { bSiteAlerts, bSiteScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { isGatherError } from '../scan/artifacts.ts';
-import type { BrowserProvider } from '../scan/browser.ts';
-import type { ModelScore } from '../scan/engine.ts';
-import { agentReadabilityModel } from '../scan/models/agent-readability.ts';
-import { SCAN_MODELS } from '../scan/score.ts';
-import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/run-scan.ts';
+import { isGatherError } from '../scan-engine/artifacts.ts';
+import type { BrowserProvider } from '../scan-engine/browser.ts';
+import type { ModelScore } from '../scan-engine/engine.ts';
+import { agentReadabilityModel } from '../scan-engine/models/agent-readability.ts';
+import { SCAN_MODELS } from '../scan-engine/score.ts';
+import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
 import { deliverWebhook } from '../webhooks/deliver.ts';
+import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../webhooks/endpoints.ts';
 import { type BAlertDraft, type BScores, bAlertPayload, decideBAlerts } from './alerts.ts';
 
 // One scheduled (weekly) scan of one registered B site: gather and score with the scan engine,

@@ -5,10 +5,10 @@ import { AppError } from '../errors.ts';
 import { getSite } from '../monitoring/sites.ts';
 import type { Services } from '../services.ts';
 import { requireGeoPlan } from './access.ts';
-import { latestCheck } from './checks.ts';
-import { availableProviders } from './providers/index.ts';
+import { availableProviders } from './answer-engines/index.ts';
 import { shareOfVoiceView, visibilityView } from './results.ts';
-import { latestRun, noEngines, runAnswers } from './runs.ts';
+import { latestCheck } from './site-checks.ts';
+import { latestRun, noEngines, runAnswers } from './visibility-runs.ts';
 
 // Read side of GEO for a monitored site: the latest run of each kind, the latest check, and the
 // paginated history of both, each with its stored evidence.

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
-import type { BrowserProvider } from '../scan/browser.ts';
+import type { BrowserProvider } from '../scan-engine/browser.ts';
 
 // A job's contract lives with its capability: the task name graphile-worker knows it by and the
 // zod schema of its payload. The API enqueues it (shared/jobs/queue.ts addJob, in the same

@@ -1,5 +1,5 @@
 import type { AlertType } from '../db/tables/monitor-alerts.ts';
-import { monitoringModel } from '../scan/models/monitoring.ts';
+import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 
 // Which alerts one own-site scan raises, decided from the scan, the scans before it and the
 // site's open incident. Pure, so every rule is a table test. Competitor sites never get here.

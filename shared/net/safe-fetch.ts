@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import type { TLSSocket } from 'node:tls';
 import zlib from 'node:zlib';
 import { AppError, invalidUrl, urlNotAllowed } from '../errors.ts';
-import type { FetchTimings, RedirectHop } from '../scan/artifacts.ts';
+import type { FetchTimings, RedirectHop } from '../scan-engine/artifacts.ts';
 import { normalizeHost } from './address-policy.ts';
 import type { HostSlots } from './host-slots.ts';
 import { NetError, toNetError } from './net-error.ts';

@@ -1,5 +1,5 @@
 import type { ScanMode } from '../db/tables/scans.ts';
-import { isGatherError } from '../scan/artifacts.ts';
+import { isGatherError } from '../scan-engine/artifacts.ts';
 
 // A scan is partial when an artifact its mode should produce is absent or is a GatherError (the
 // gatherer threw, timed out, or the browser was stopped over its memory budget). Partial scans

@@ -6,7 +6,7 @@ import type { WebhookDelivery } from '../db/tables/webhook-deliveries.ts';
 import { webhookDeliveries, webhookLatency } from '../metrics.ts';
 import { safeFetch } from '../net/safe-fetch.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
-import { errorText } from '../scan/gatherers/fetch-text.ts';
+import { errorText } from '../scan-engine/gatherers/fetch-text.ts';
 import { newWebhookSecret, webhookHeaders } from './sign.ts';
 
 // The one outbound webhook path of the service, for every event kind: Standard Webhooks

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { classifyVisit as classifyUserAgent } from '../../shared/agent-traffic/classify.ts';
+import { classifyVisit as classifyUserAgent } from '../../shared/agent-catalogue/classify-visit.ts';
 
 // The agent-traffic classifier's recall on the corpora's AI agents: every ai.robots.txt agent (as
 // a full user agent), arcjet's well-known bots in the `ai` category, and crawler-user-agents'

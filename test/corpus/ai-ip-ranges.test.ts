@@ -3,13 +3,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
 import ipaddr from 'ipaddr.js';
-import { AGENTS, type IpRangeSourceId } from '../../shared/agents/catalogue.ts';
+import { AGENTS, type IpRangeSourceId } from '../../shared/agent-catalogue/catalogue.ts';
 import {
   IP_RANGE_SOURCES,
   loadAgentIpRanges,
   parseIpRangeFile,
   verifyAgentIp,
-} from '../../shared/agents/ip-ranges.ts';
+} from '../../shared/agent-verification/ip-ranges.ts';
 
 // Vendor-published crawler ranges: an agent's user agent from inside its vendor's ranges is
 // verified, from anywhere else unverified.

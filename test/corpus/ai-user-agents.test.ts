@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { findAgent } from '../../shared/agents/catalogue.ts';
-import { classifyUserAgent } from '../../shared/agents/classify.ts';
-import { assessCrawlerAccess, JUDGED_AGENTS } from '../../shared/scan/geo/crawler-access.ts';
+import { findAgent } from '../../shared/agent-catalogue/catalogue.ts';
+import { classifyUserAgent } from '../../shared/agent-catalogue/classify.ts';
+import { assessCrawlerAccess, JUDGED_AGENTS } from '../../shared/geo-scoring/crawler-access.ts';
 
 // Real user agents: isbot's crawler and browser lists, monperrus' crawler patterns, arcjet's
 // well-known bots, and the ai.robots.txt catalogue of AI agents with their operators.

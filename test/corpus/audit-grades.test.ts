@@ -5,8 +5,8 @@ import { after, before, describe, it } from 'node:test';
 import { crawlSite } from '../../shared/audits/crawl.ts';
 import { auditGrade, buildReport } from '../../shared/audits/report.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { LETTER_GRADES } from '../../shared/scan/model.ts';
-import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
+import { LETTER_GRADES } from '../../shared/scan-engine/model.ts';
+import { siteAuditModel } from '../../shared/scan-engine/models/site-audit.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // Issue 14, audit grades: an accessibility audit of W3C's Before-and-After Demo (broken pages

@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { scoreCitability } from '../../shared/scan/geo/citability.ts';
-import { contentProfile } from '../../shared/scan/geo/content.ts';
-import { htmlPage } from '../unit/artifact-factory.ts';
+import { scoreCitability } from '../../shared/geo-scoring/citability.ts';
+import { contentProfile } from '../../shared/geo-scoring/content.ts';
+import { htmlPage } from '../helpers/artifact-factory.ts';
 
 // Issue 14, citability that discriminates. A page built for answer engines and a property
 // listing with no GEO work once scored 73 and 70, the listing's "statistical density" coming

@@ -6,10 +6,10 @@ import { scan as cliScan } from '../../cli/commands/scan.ts';
 import { loadConfig, resetConfig } from '../../shared/config.ts';
 import { measure } from '../../shared/monitoring/scan-site.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { directoryListingServer } from '../../shared/scan/computed/page-kind.ts';
-import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import { SCAN_MODELS } from '../../shared/scan/score.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
+import { directoryListingServer } from '../../shared/scan-engine/computed/page-kind.ts';
+import { monitoringModel } from '../../shared/scan-engine/models/monitoring.ts';
+import { SCAN_MODELS } from '../../shared/scan-engine/score.ts';
+import { runScan } from '../../shared/scans/gather-and-score.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // Issue 14, error pages: a URL that answers 4xx/5xx is the server's error page, not content, and

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { scoreGeo } from '../../shared/geo-scoring/geo-check.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { isGatherError } from '../../shared/scan/artifacts.ts';
-import { scoreGeo } from '../../shared/scan/geo/geo-check.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
+import { isGatherError } from '../../shared/scan-engine/artifacts.ts';
+import { runScan } from '../../shared/scans/gather-and-score.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // Issue 14, IndexNow: a key file at /{key}.txt cannot be found from outside, so an unadvertised

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { parseLlmsTxt } from '../../shared/scan/parsers/llms-txt.ts';
+import { parseLlmsTxt } from '../../shared/scan-engine/parsers/llms-txt.ts';
 
 // Real llms.txt files (llmstxt.org's own and its sample, FastHTML, syncpack) must parse valid;
 // the same files broken in the ways the spec rules out must not.

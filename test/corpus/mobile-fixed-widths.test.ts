@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import type { RenderedArtifact } from '../../shared/scan/artifacts.ts';
-import type { BrowserPool } from '../../shared/scan/browser.ts';
-import { checksById } from '../../shared/scan/checks/index.ts';
-import { runCheck } from '../../shared/scan/engine.ts';
-import { gatherRendered } from '../../shared/scan/gatherers/rendered.ts';
+import type { RenderedArtifact } from '../../shared/scan-engine/artifacts.ts';
+import type { BrowserPool } from '../../shared/scan-engine/browser.ts';
+import { checksById } from '../../shared/scan-engine/checks/index.ts';
+import { runCheck } from '../../shared/scan-engine/engine.ts';
+import { gatherRendered } from '../../shared/scan-engine/gatherers/rendered.ts';
 import { findChromium } from '../../worker/browser/chromium.ts';
 import { createBrowserPool } from '../../worker/browser/pool.ts';
+import { htmlPage } from '../helpers/artifact-factory.ts';
 import { skipUnlessBrowser } from '../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
-import { htmlPage } from '../unit/artifact-factory.ts';
 
 // Issue 14, mobile fixed widths: decorative ::before/::after blobs inside overflow:hidden
 // containers were counted as overflowing. Only boxes that really widen the layout viewport

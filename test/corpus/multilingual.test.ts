@@ -2,16 +2,16 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
+import type { ArtifactSet } from '../../shared/scan-engine/artifacts.ts';
 import {
   isLinkOfKind,
   LANGUAGE_WORDS,
   type LinkKind,
-} from '../../shared/scan/checks/content/lib/link-words.ts';
-import { checksById } from '../../shared/scan/checks/index.ts';
-import { emailsInText, phoneCountries, phonesInText } from '../../shared/scan/computed/contact.ts';
-import { runCheck } from '../../shared/scan/engine.ts';
-import { htmlPage } from '../unit/artifact-factory.ts';
+} from '../../shared/scan-engine/checks/content/lib/link-words.ts';
+import { checksById } from '../../shared/scan-engine/checks/index.ts';
+import { emailsInText, phoneCountries, phonesInText } from '../../shared/scan-engine/computed/contact.ts';
+import { runCheck } from '../../shared/scan-engine/engine.ts';
+import { htmlPage } from '../helpers/artifact-factory.ts';
 
 // Issue 14, English- and markup-bound heuristics: a footer with a phone number and an email in
 // plain text, a privacy link in Danish and a Danish page's first-hand data must all be seen; the

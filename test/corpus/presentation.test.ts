@@ -4,16 +4,16 @@ import path from 'node:path';
 import { describe, it } from 'node:test';
 import { citabilityText } from '../../api/mcp/tools/get-citability-score.ts';
 import { band, gradeLegend } from '../../api/pages/status-page.ts';
+import { scoreCitability } from '../../shared/geo-scoring/citability.ts';
 import { measure } from '../../shared/monitoring/scan-site.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import { scoreCitability } from '../../shared/scan/geo/citability.ts';
-import { gradeFor } from '../../shared/scan/model.ts';
-import { monitoringModel } from '../../shared/scan/models/monitoring.ts';
-import { SCAN_MODELS } from '../../shared/scan/score.ts';
-import { EXTENSION_TESTS, OBSERVATORY_TESTS } from '../../shared/scan/security/score-table.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
+import { gradeFor } from '../../shared/scan-engine/model.ts';
+import { monitoringModel } from '../../shared/scan-engine/models/monitoring.ts';
+import { SCAN_MODELS } from '../../shared/scan-engine/score.ts';
+import { EXTENSION_TESTS, OBSERVATORY_TESTS } from '../../shared/scan-engine/security/score-table.ts';
+import { runScan } from '../../shared/scans/gather-and-score.ts';
+import { htmlPage } from '../helpers/artifact-factory.ts';
 import { startFixtureServer } from '../helpers/fixture-server.ts';
-import { htmlPage } from '../unit/artifact-factory.ts';
 
 // Issue 14, presentation slips a new user saw: security passes worded as absences, duplicated
 // issues in a monitoring scan, a status page calling 52 "Grade F" under a legend calling 50-89

@@ -9,7 +9,7 @@ import {
   type MatchOptions,
   namesAgent,
   parseRobotsTxt,
-} from '../../shared/scan/parsers/robots-txt.ts';
+} from '../../shared/scan-engine/parsers/robots-txt.ts';
 
 // Google's robots.txt conformance suite (protobuf text format) and ai.robots.txt's block-list.
 const CORPUS = process.env.CORPUS_DIR ?? path.resolve('../shared/corpora');

@@ -8,8 +8,8 @@ import {
   OBSERVATORY_TESTS,
   observatoryGrade,
   resultSpec,
-} from '../../shared/scan/security/score-table.ts';
-import { makePage, resultOf, runSecurity, withHeaders } from '../unit/security-fixtures.ts';
+} from '../../shared/scan-engine/security/score-table.ts';
+import { makePage, resultOf, runSecurity, withHeaders } from '../helpers/security-fixtures.ts';
 
 // Mozilla HTTP Observatory's own test vectors (response headers -> expected result) and the
 // HTML bodies its SRI and meta-tag tests use. The vectors assume https://mozilla.org/.

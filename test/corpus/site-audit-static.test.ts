@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import type { ArtifactSet } from '../../shared/scan/artifacts.ts';
-import { allChecks } from '../../shared/scan/checks/index.ts';
-import { type DimensionScore, runChecks, scoreModel } from '../../shared/scan/engine.ts';
-import { siteAuditModel } from '../../shared/scan/models/site-audit.ts';
-import { htmlPage, robots } from '../unit/artifact-factory.ts';
+import type { ArtifactSet } from '../../shared/scan-engine/artifacts.ts';
+import { allChecks } from '../../shared/scan-engine/checks/index.ts';
+import { type DimensionScore, runChecks, scoreModel } from '../../shared/scan-engine/engine.ts';
+import { siteAuditModel } from '../../shared/scan-engine/models/site-audit.ts';
+import { htmlPage, robots } from '../helpers/artifact-factory.ts';
 
 // Real pages nobody on the team wrote, scored in quick mode from Page artifacts built from the
 // corpus files (as if served from 127.0.0.1 over plain HTTP), with the folder's robots.txt.

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { loadConfig } from '../../shared/config.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import type { ModelScore } from '../../shared/scan/engine.ts';
-import { runScan } from '../../shared/scans/run-scan.ts';
+import type { ModelScore } from '../../shared/scan-engine/engine.ts';
+import { runScan } from '../../shared/scans/gather-and-score.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 

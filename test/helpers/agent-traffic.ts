@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { createAccount } from '../../shared/accounts/accounts.ts';
+import { registerSite } from '../../shared/agent-sites/sites.ts';
 import { createVerifier } from '../../shared/agent-traffic/ingest.ts';
-import { registerSite } from '../../shared/agent-traffic/sites.ts';
 import type { Database } from '../../shared/db/database.ts';
 
 // Agent-traffic test set-up shared by the ingestion, rollup and retention suites.

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pLimit from 'p-limit';
-import type { LighthouseRunner, SlimLhr } from '../../shared/scan/browser.ts';
+import type { LighthouseRunner, SlimLhr } from '../../shared/scan-engine/browser.ts';
 import { BrowserError } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
 import type { DevtoolsSession, WorkerBrowserPool } from './pool.ts';

@@ -5,7 +5,7 @@ import pLimit from 'p-limit';
 import { type Browser, type BrowserContext, chromium } from 'playwright-core';
 import { type PolicyProxy, startPolicyProxy } from '../../shared/net/policy-proxy.ts';
 import type { UrlPolicy } from '../../shared/net/url-policy.ts';
-import type { BrowserPool, BrowserSession, SessionOptions } from '../../shared/scan/browser.ts';
+import type { BrowserPool, BrowserSession, SessionOptions } from '../../shared/scan-engine/browser.ts';
 import { BrowserError, requireChromium, resolverLockArg, STANDARD_ARGS } from './chromium.ts';
 import type { MemoryGuard } from './memory.ts';
 import { BACKGROUND_NICE, killGroup, killGroupAndWait, lowerPriority } from './processes.ts';

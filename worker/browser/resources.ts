@@ -2,7 +2,7 @@ import client from 'prom-client';
 import type { Config } from '../../shared/config.ts';
 import { registry } from '../../shared/metrics.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
-import type { BrowserPool, ScanBrowser } from '../../shared/scan/browser.ts';
+import type { BrowserPool, ScanBrowser } from '../../shared/scan-engine/browser.ts';
 import { type ClosableLighthouseRunner, createLighthouseRunner, lighthouseStats } from './lighthouse.ts';
 import { MemoryGuard } from './memory.ts';
 import { createBrowserPool } from './pool.ts';

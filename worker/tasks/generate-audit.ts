@@ -1,8 +1,8 @@
 import { generateAuditJob } from '../../shared/audits/jobs.ts';
-import { generateAuditOrder } from '../../shared/audits/run-order.ts';
+import { generateAuditOrder } from '../../shared/audits/order-job.ts';
 import { defineTask } from '../task.ts';
 
-// One audit order, start to finish (shared/audits/run-order.ts).
+// One audit order, start to finish (shared/audits/order-job.ts).
 export default defineTask({
   ...generateAuditJob,
   timeoutMs: 15 * 60_000,

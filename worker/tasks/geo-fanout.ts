@@ -1,5 +1,5 @@
+import { availableProviders } from '../../shared/geo/answer-engines/index.ts';
 import { GEO_FANOUT_TASK, GeoFanoutPayload } from '../../shared/geo/jobs.ts';
-import { availableProviders } from '../../shared/geo/providers/index.ts';
 import { fanOutGeoRuns } from '../../shared/geo/schedule.ts';
 import { defineTask } from '../task.ts';
 

@@ -1,5 +1,5 @@
 import { GEO_RUN_TASK, GeoRunPayload } from '../../shared/geo/jobs.ts';
-import { executeRun } from '../../shared/geo/runs.ts';
+import { executeRun } from '../../shared/geo/visibility-runs.ts';
 import { defineTask } from '../task.ts';
 
 // One visibility or share-of-voice run (rows written by the API or the Sunday fan-out). The run

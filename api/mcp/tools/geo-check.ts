@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { checkSite } from '../../../shared/geo/checks.ts';
+import { checkSite } from '../../../shared/geo/site-checks.ts';
 import { checkView } from '../../../shared/geo/views.ts';
 import { CheckPending, GeoCheck } from '../../routes/geo/schema.ts';
 import { defineTool } from '../tool.ts';

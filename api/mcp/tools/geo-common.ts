@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { GeoRun } from '../../../shared/db/tables/geo.ts';
 import { AppError } from '../../../shared/errors.ts';
-import { awaitRun, isFinished } from '../../../shared/geo/runs.ts';
 import { presentRun } from '../../../shared/geo/views.ts';
+import { awaitRun, isFinished } from '../../../shared/geo/visibility-runs.ts';
 import type { ToolContext, ToolOutcome } from '../tool.ts';
 
 // What the GEO tools share with the REST endpoints: the same plan gate, jobs and views; a run

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requestRun } from '../../../shared/geo/runs.ts';
+import { requestRun } from '../../../shared/geo/visibility-runs.ts';
 import { RunPending, ShareOfVoice } from '../../routes/geo/schema.ts';
 import { defineTool } from '../tool.ts';
 import { runOutcome, siteIdArg } from './geo-common.ts';

@@ -1,14 +1,14 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { sql } from 'kysely';
-import { siteInsights } from '../../../shared/agent-traffic/insights.ts';
 import {
   getSite,
   latestScans,
   listSites,
   registerSite,
   removeSite,
-} from '../../../shared/agent-traffic/sites.ts';
+} from '../../../shared/agent-sites/sites.ts';
+import { siteInsights } from '../../../shared/agent-traffic/insights.ts';
 import {
   resolveWindow,
   siteAgents,
@@ -19,7 +19,7 @@ import {
 import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
-import { type CitabilityView, renderAgentSite, renderAgentSites } from '../b-sites-pages.ts';
+import { type CitabilityView, renderAgentSite, renderAgentSites } from '../agent-sites-pages.ts';
 import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // Agent traffic in the console (variant B): registered sites, registering one (its ingest token is

@@ -1,6 +1,7 @@
 import type Router from '@koa/router';
 import type { Context } from 'koa';
-import { passwordProblem } from '../../../shared/accounts/passwords.ts';
+import { html } from '../../../shared/html.ts';
+import { passwordProblem } from '../../../shared/people/passwords.ts';
 import {
   type AuthAction,
   acceptInvite,
@@ -15,9 +16,8 @@ import {
   signupPending,
   takeAuthAttempt,
   verifySignIn,
-} from '../../../shared/accounts/people.ts';
-import { endSession, SESSION_COOKIE } from '../../../shared/accounts/sessions.ts';
-import { html } from '../../../shared/html.ts';
+} from '../../../shared/people/people.ts';
+import { endSession, SESSION_COOKIE } from '../../../shared/people/sessions.ts';
 import {
   keyShownOnce,
   renderCheckInbox,

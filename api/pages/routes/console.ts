@@ -2,6 +2,10 @@ import type Router from '@koa/router';
 import type { Kysely } from 'kysely';
 import { activeSubscription, getAccountView } from '../../../shared/accounts/accounts.ts';
 import type { AccountView } from '../../../shared/accounts/auth.ts';
+import { listSites } from '../../../shared/agent-sites/sites.ts';
+import { listOrders } from '../../../shared/audits/orders.ts';
+import type { Database } from '../../../shared/db/database.ts';
+import { notFound } from '../../../shared/errors.ts';
 import {
   issueOwnKey,
   listKeys,
@@ -9,11 +13,7 @@ import {
   ownKeyExists,
   revokeOwnKey,
   setNotificationPreferences,
-} from '../../../shared/accounts/console.ts';
-import { listSites } from '../../../shared/agent-traffic/sites.ts';
-import { listOrders } from '../../../shared/audits/orders.ts';
-import type { Database } from '../../../shared/db/database.ts';
-import { notFound } from '../../../shared/errors.ts';
+} from '../../../shared/people/console.ts';
 import { renderAccount, renderKeys, renderOverview } from '../console-pages.ts';
 import { accountOf, formOf, html200, type PageKit, viewerOf } from '../web.ts';
 

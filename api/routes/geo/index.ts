@@ -1,10 +1,10 @@
 import type { GeoPrompt, GeoRun, GeoRunKind } from '../../../shared/db/tables/geo.ts';
 import type { Scan } from '../../../shared/db/tables/scans.ts';
 import { AppError } from '../../../shared/errors.ts';
-import { checkSite, siteSeedPrompts } from '../../../shared/geo/checks.ts';
 import { addPrompt, listPrompts, removePrompt } from '../../../shared/geo/prompts.ts';
-import { awaitRun, getAccountRun, isFinished, requestRun } from '../../../shared/geo/runs.ts';
+import { checkSite, siteSeedPrompts } from '../../../shared/geo/site-checks.ts';
 import { checkView, historyView, latestRunView, latestView, presentRun } from '../../../shared/geo/views.ts';
+import { awaitRun, getAccountRun, isFinished, requestRun } from '../../../shared/geo/visibility-runs.ts';
 import type { Services } from '../../../shared/services.ts';
 import { ProblemSchema } from '../../openapi.ts';
 import { type Access, defineRoute, type RouteContext } from '../../route.ts';

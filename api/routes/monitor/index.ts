@@ -17,7 +17,7 @@ import {
   presentLatestScan,
   presentSite,
   presentSubscription,
-} from '../../presenters/monitor.ts';
+} from '../../presenters/monitoring.ts';
 import { type Access, defineRoute, type RouteContext } from '../../route.ts';
 import {
   AddCompetitorBody,

@@ -1,5 +1,5 @@
+import { getSite, latestScans, listSites } from '../../../shared/agent-sites/sites.ts';
 import { siteInsights } from '../../../shared/agent-traffic/insights.ts';
-import { getSite, latestScans, listSites } from '../../../shared/agent-traffic/sites.ts';
 import {
   resolveWindow,
   siteAgents,

@@ -1,7 +1,7 @@
 import { notFound } from '../../../shared/errors.ts';
 import { statusPageData } from '../../../shared/monitoring/sites.ts';
 import { renderNotFoundPage, renderStatusPage, STATUS_PAGE_CSP } from '../../pages/status-page.ts';
-import { presentStatusPage } from '../../presenters/monitor.ts';
+import { presentStatusPage } from '../../presenters/monitoring.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
 import { StatusPage, StatusTokenParams } from './schema.ts';
 

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { providerStatus } from '../../../shared/geo/providers/index.ts';
+import { providerStatus } from '../../../shared/geo/answer-engines/index.ts';
 import type { Services } from '../../../shared/services.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
 import { StatusResponse } from './schema.ts';

@@ -7,8 +7,8 @@ import {
   rotateSecret,
   sendTestEvent,
   updateEndpoint,
-} from '../../../shared/b-webhooks/endpoints.ts';
-import { presentAttempt, presentDelivery, presentWebhook } from '../../presenters/b-sites.ts';
+} from '../../../shared/webhooks/endpoints.ts';
+import { presentAttempt, presentDelivery, presentWebhook } from '../../presenters/site-citability.ts';
 import { type Access, defineRoute } from '../../route.ts';
 import { locationHeader } from '../scans/schema.ts';
 import {

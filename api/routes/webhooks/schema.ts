@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { SUBSCRIBABLE_EVENTS } from '../../../shared/b-webhooks/endpoints.ts';
+import { SUBSCRIBABLE_EVENTS } from '../../../shared/webhooks/endpoints.ts';
 
 // B webhook endpoints (/api/v1/webhooks). interface.md leaves the record unshown; it mirrors the
 // request's snake_case fields, with ISO 8601 timestamps.
