@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isDbUnavailable, isPgError } from '../db/errors.ts';
+import { isDbUnavailable, isPgError, isStorageFull } from '../db/errors.ts';
 import { toJsonb } from '../db/json.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
@@ -120,10 +120,10 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       'scan done',
     );
   } catch (err) {
-    if (signal.aborted || isDbUnavailable(err)) {
-      // Shutting down, or the database went away: this attempt fails and graphile-worker runs the
-      // job again. The row goes back to `queued` (when the database lets us) so nobody reads a
-      // half-done scan as running forever.
+    if (signal.aborted || isDbUnavailable(err) || isStorageFull(err)) {
+      // Shutting down, or the database went away or out of disk: this attempt fails and
+      // graphile-worker runs the job again. The row goes back to `queued` (when the database lets
+      // us) so nobody reads a half-done scan as running forever.
       await db
         .updateTable('scans')
         .set({ status: 'queued', phase: null })
