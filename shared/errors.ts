@@ -62,3 +62,12 @@ export const storageFull = () =>
     'The database is out of disk space for the moment; retry later.',
     { headers: { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_SECONDS) } },
   );
+
+/** A job stopped because the worker process went over WORKER_MEMORY_BUDGET_MB while it ran. */
+export const workerMemoryBudget = (usedMb: number, budgetMb: number) =>
+  new AppError(
+    422,
+    'worker_memory_budget',
+    'Worker memory budget exceeded',
+    `The worker reached ${usedMb} MB, over its ${budgetMb} MB budget (WORKER_MEMORY_BUDGET_MB), while this ran; it was stopped.`,
+  );

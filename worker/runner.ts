@@ -12,6 +12,7 @@ import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
 import { browserResources, closeBrowserResources } from './browser/resources.ts';
 import { Heartbeat, reapDeadWorkers, releaseDeadWorker } from './heartbeat.ts';
+import { MemoryBudget } from './memory-budget.ts';
 import { Runners } from './runners.ts';
 import { toGraphileTask } from './task.ts';
 import { tasks } from './tasks/index.ts';
@@ -57,6 +58,7 @@ export async function startWorker(
   });
   guardPool(pgPool, (err) => log.warn({ err }, 'graphile connection lost'));
   const shutdown = new AbortController();
+  const memory = new MemoryBudget(config.WORKER_MEMORY_BUDGET_MB, log);
   const taskList: TaskList = Object.fromEntries(
     tasks.map((def) => [
       def.name,
@@ -66,6 +68,7 @@ export async function startWorker(
         log,
         shutdown: shutdown.signal,
         browser: () => browserResources(config),
+        memory,
       }),
     ]),
   );
