@@ -253,6 +253,7 @@ class Postmaster {
           return;
         } catch (err) {
           this.kill();
+          if (this.stopping) return;
           report(
             `embedded postgres did not start (${(err as Error).message}); next try in ${Math.min(delay * 2, RESTART_MAX_DELAY_MS) / 1000} s. Its last lines: ${this.lastLines.slice(-3).join(' | ')}`,
           );
