@@ -9,9 +9,9 @@ import { sitemapDigest } from './parsers/sitemap.ts';
 import { scoreArtifacts } from './score.ts';
 
 // The scoring thread's entry (started by score-thread.ts): scores the artifact sets posted to it
-// (and writes a scan's set and results as jsonb text for its row), reads pages' links and sitemaps for the quick gatherers (page-refs.ts, parsers/sitemap.ts) and
-// the audit crawl (audits/crawl-refs.ts), one request at a time, answering
-// each by its id. A request it cannot do or answer (a check's error escaping, a result that does
+// (and writes a scan's set and results as jsonb text for its row), reads pages' links and
+// sitemaps for the quick gatherers (page-refs.ts, parsers/sitemap.ts) and the audit crawl
+// (audits/crawl-refs.ts), one request at a time, answering each by its id. A request it cannot do or answer (a check's error escaping, a result that does
 // not clone) is handed back, so the caller does it in its own thread and gets the same result or
 // the same error it always would.
 

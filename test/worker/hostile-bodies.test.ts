@@ -5,12 +5,10 @@ import zlib from 'node:zlib';
 import { loadConfig } from '../../shared/config.ts';
 import { freePort } from '../../shared/db/embedded.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { requestScan } from '../../shared/scans/scans.ts';
-import type { Services } from '../../shared/services.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 import { type Proc, runSightline } from '../helpers/processes.ts';
+import { queueQuickScans } from '../helpers/queue-scans.ts';
 
 // Issue 31, item 3: NUL-heavy bodies, scanned by a real `sightline worker` process. A 5 MiB page
 // of NUL bytes and a gzip bomb of zeros (2 MB compressed, ~2 GB inflated; the fetch keeps 5 MiB of
@@ -85,19 +83,8 @@ async function startWorker(
   return { proc, metrics };
 }
 
-const services = () =>
-  ({
-    config: loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` }),
-    db: handle.db,
-    log: createLogger('test', undefined, 'silent'),
-  }) as unknown as Services;
-
 async function scanAll(paths: string[]) {
-  const ids: string[] = [];
-  for (const p of paths)
-    ids.push(
-      (await requestScan(services(), { url: new URL(site.origin + p), mode: 'quick', accountId: null })).id,
-    );
+  const ids = await queueQuickScans(handle.db, site, paths);
   for (let i = 0; ; i++) {
     const rows = await handle.db
       .selectFrom('scans')

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { loadConfig } from '../../shared/config.ts';
-import { type EmbeddedCluster, freePort, startEmbedded } from '../../shared/db/embedded.ts';
-import { migrate } from '../../shared/db/migrate.ts';
+import { freePort } from '../../shared/db/embedded.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { requestScan } from '../../shared/scans/scans.ts';
-import type { Services } from '../../shared/services.ts';
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { type FixtureServer, slowPage, startFixtureServer } from '../helpers/fixture-server.ts';
+import { type OwnCluster, startOwnCluster } from '../helpers/own-cluster.ts';
 import { type Proc, runSightline } from '../helpers/processes.ts';
+import { queueQuickScans } from '../helpers/queue-scans.ts';
 
 // Issue 31, item 1: Postgres away for 70 s, so at least one minute boundary passes while it is
 // down and every process's cron tick fails. A `sightline worker` and a `sightline start` (API and
@@ -21,16 +15,12 @@ import { type Proc, runSightline } from '../helpers/processes.ts';
 // cluster (own port, own data folder): stopping it disturbs no other test.
 
 const OUTAGE_MS = 70_000;
-let dataDir: string;
-let port: number;
-let cluster: EmbeddedCluster;
+let cluster: OwnCluster;
 let handle: Db;
 let site: FixtureServer;
 let worker: Proc;
 let start: Proc;
 let apiUrl: string;
-
-const startCluster = () => startEmbedded({ dataDir, port, reuse: false });
 
 async function waitFor(what: string, ok: () => Promise<boolean> | boolean, ms: number): Promise<void> {
   const until = Date.now() + ms;
@@ -43,28 +33,12 @@ async function waitFor(what: string, ok: () => Promise<boolean> | boolean, ms: n
 const alive = (p: Proc) => p.child.exitCode === null && p.child.signalCode === null;
 
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-minute-outage-'));
-  fs.chmodSync(dataDir, 0o755);
-  port = await freePort();
-  cluster = await startCluster();
-  await migrate(cluster.url('postgres'));
-  handle = createDb(cluster.url('postgres'), { max: 2 });
-  site = await startFixtureServer({
-    routes: {
-      // Each page takes a moment, so scans are mid-flight when the database goes away.
-      '/': (_req, res) => {
-        setTimeout(() => {
-          res
-            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-            .end(
-              '<!doctype html><html lang="en"><head><title>Minute</title></head><body><h1>Hi</h1></body></html>',
-            );
-        }, 1500);
-      },
-    },
-  });
+  cluster = await startOwnCluster('minute-outage');
+  handle = createDb(cluster.url, { max: 2 });
+  // Each page takes a moment, so scans are mid-flight when the database goes away.
+  site = await startFixtureServer({ routes: { '/': slowPage('Minute', 1500) } });
   const env = {
-    DATABASE_URL: cluster.url('postgres'),
+    DATABASE_URL: cluster.url,
     SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
     WORKER_CONCURRENCY: '2',
     LOG_LEVEL: 'info',
@@ -81,29 +55,19 @@ after(async () => {
   await worker?.stop();
   await start?.stop();
   await handle?.close();
-  await cluster?.stop();
+  await cluster?.close();
   await site?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('Postgres down for 70 s across a minute boundary', () => {
   it('a worker and `start` stay alive, finish the queued scans and schedule cron again', {
     timeout: 300_000,
   }, async () => {
-    const services = {
-      config: loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` }),
-      db: handle.db,
-      log: createLogger('test', undefined, 'silent'),
-    } as unknown as Services;
-    const ids: string[] = [];
-    for (let i = 0; i < 8; i++) {
-      const scan = await requestScan(services, {
-        url: new URL(`${site.origin}/?n=${i}`),
-        mode: 'quick',
-        accountId: null,
-      });
-      ids.push(scan.id);
-    }
+    const ids = await queueQuickScans(
+      handle.db,
+      site,
+      Array.from({ length: 8 }, (_, i) => `/?n=${i}`),
+    );
     await waitFor(
       'scans running',
       async () =>
@@ -115,7 +79,7 @@ describe('Postgres down for 70 s across a minute boundary', () => {
     await new Promise((r) => setTimeout(r, OUTAGE_MS));
     assert.ok(alive(worker), `the worker exited during the outage:\n${worker.output().slice(-3000)}`);
     assert.ok(alive(start), `start exited during the outage:\n${start.output().slice(-3000)}`);
-    cluster = await startCluster();
+    await cluster.start();
     const { rows } = await sql<{ now: Date }>`select now()`.execute(handle.db);
     const back = rows[0]!.now;
 
