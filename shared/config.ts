@@ -63,6 +63,8 @@ const ConfigSchema = z.object({
   BROWSER_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /** PSS of the worker's Chromium (browser + Lighthouse) above which browser work is aborted. */
   BROWSER_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).default(1024),
+  /** RSS of the worker process itself above which its running jobs are stopped (scans fail). */
+  WORKER_MEMORY_BUDGET_MB: z.coerce.number().int().min(64).default(1536),
   CHROMIUM_PATH: z.string().optional(),
   PUBLIC_SCAN_IP_LIMIT: z.coerce.number().int().min(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),

@@ -50,3 +50,24 @@ export const payloadTooLarge = (detail: string) =>
   new AppError(413, 'payload_too_large', 'Payload too large', detail);
 export const unavailable = (code: string, detail: string) =>
   new AppError(503, code, 'Service unavailable', detail);
+
+/** Seconds a client is told to wait while the database is out of disk space. */
+export const STORAGE_FULL_RETRY_AFTER_SECONDS = 30;
+
+export const storageFull = () =>
+  new AppError(
+    503,
+    'storage_full',
+    'Service unavailable',
+    'The database is out of disk space for the moment; retry later.',
+    { headers: { 'Retry-After': String(STORAGE_FULL_RETRY_AFTER_SECONDS) } },
+  );
+
+/** A job stopped because the worker process went over WORKER_MEMORY_BUDGET_MB while it ran. */
+export const workerMemoryBudget = (usedMb: number, budgetMb: number) =>
+  new AppError(
+    422,
+    'worker_memory_budget',
+    'Worker memory budget exceeded',
+    `The worker reached ${usedMb} MB, over its ${budgetMb} MB budget (WORKER_MEMORY_BUDGET_MB), while this ran; it was stopped.`,
+  );

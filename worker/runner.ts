@@ -3,14 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import {
-  Logger as GwLogger,
-  parseCrontab,
-  type Runner,
-  run,
-  type TaskList,
-  type WorkerEvents,
-} from 'graphile-worker';
+import { Logger as GwLogger, parseCrontab, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
 import type { Config } from '../shared/config.ts';
 import { createDb, guardPool } from '../shared/db/pool.ts';
@@ -19,13 +12,14 @@ import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
 import { browserResources, closeBrowserResources } from './browser/resources.ts';
 import { Heartbeat, reapDeadWorkers, releaseDeadWorker } from './heartbeat.ts';
+import { MemoryBudget } from './memory-budget.ts';
+import { Runners } from './runners.ts';
 import { toGraphileTask } from './task.ts';
 import { tasks } from './tasks/index.ts';
 
 const CRONTAB = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'crontab');
 
 export interface WorkerProcess {
-  runner: Runner;
   /** graphile-worker ids of the internal workers alive now (WORKER_CONCURRENCY when healthy). */
   liveWorkers: () => string[];
   metricsUrl?: string;
@@ -56,22 +50,28 @@ export async function startWorker(
     max: config.WORKER_CONCURRENCY + 4,
     application: 'sightline-worker',
   });
+  // graphile-worker's: one per running job, a LISTEN client for the job runner and one for the cron.
   const pgPool = new pg.Pool({
     connectionString: databaseUrl,
-    max: config.WORKER_CONCURRENCY + 2,
+    max: config.WORKER_CONCURRENCY + 3,
     application_name: 'sightline-graphile',
   });
   guardPool(pgPool, (err) => log.warn({ err }, 'graphile connection lost'));
   const shutdown = new AbortController();
-  const taskList: TaskList = {};
-  for (const def of tasks)
-    taskList[def.name] = toGraphileTask(def, {
-      db: handle.db,
-      config,
-      log,
-      shutdown: shutdown.signal,
-      browser: () => browserResources(config),
-    });
+  const memory = new MemoryBudget(config.WORKER_MEMORY_BUDGET_MB, log);
+  const taskList: TaskList = Object.fromEntries(
+    tasks.map((def) => [
+      def.name,
+      toGraphileTask(def, {
+        db: handle.db,
+        config,
+        log,
+        shutdown: shutdown.signal,
+        browser: () => browserResources(config),
+        memory,
+      }),
+    ]),
+  );
 
   // A worker that starts after a crash frees its predecessors' jobs at once.
   const freed = await reapDeadWorkers(handle.db).catch(() => []);
@@ -81,83 +81,37 @@ export async function startWorker(
   const crontab = opts.crontab === undefined ? fs.readFileSync(CRONTAB, 'utf8') : opts.crontab;
   // graphile-worker emits worker:create inside run(): the listener must be on the emitter first.
   const events: WorkerEvents = new EventEmitter();
-  let stopping = false;
+  const runners = new Runners(
+    { pgPool, taskList, noHandleSignals: true, pollInterval: 2000, logger: graphileLogger(log), events },
+    log,
+  );
   events.on('worker:create', ({ worker }) => {
     void heartbeat.add(worker.workerId).catch((err) => log.warn({ err }, 'heartbeat failed'));
   });
   // graphile-worker 0.16 ends an internal worker for good when it cannot record a job's outcome
   // (the database went away at that moment) and never replaces it: its job stays locked and the
   // process runs one job fewer. Liveness means the job runner is alive, so: stop beating for the
-  // dead worker at once, free its job as soon as the database answers, and start a replacement.
+  // dead worker at once, free its job as soon as the database answers, and start a stand-in.
   events.on('worker:stop', ({ worker, error }) => {
-    if (stopping) return;
-    log.error(
-      { err: error, workerId: worker.workerId },
-      'graphile-worker internal worker died; replacing it',
-    );
-    void heartbeat.remove(worker.workerId).catch(() => {});
-    void replace(worker.workerId);
+    if (runners.stopping) return;
+    const deadWorker = worker.workerId;
+    log.error({ err: error, workerId: deadWorker }, 'graphile-worker internal worker died; replacing it');
+    void heartbeat.remove(deadWorker).catch(() => {});
+    const release = async () => {
+      await releaseDeadWorker(handle.db, deadWorker);
+      await heartbeat.remove(deadWorker); // its row, if the database was away when it died
+    };
+    void runners.standIn(release).then((started) => {
+      if (started) log.warn({ deadWorker }, 'released the dead worker’s job and started a replacement');
+    });
   });
-  const runOptions = {
-    pgPool,
-    taskList,
-    noHandleSignals: true,
-    pollInterval: 2000,
-    logger: graphileLogger(log),
-    events,
-  };
-  const runner = await run({
-    ...runOptions,
-    concurrency: config.WORKER_CONCURRENCY,
-    parsedCronItems: crontab ? parseCrontab(crontab) : [],
-  });
-  /** Runners started to stand in for dead internal workers (one worker each, no cron). */
-  const replacements: Runner[] = [];
-  const replace = async (deadId: string) => {
-    for (let delay = 500; !stopping; delay = Math.min(delay * 2, 5000)) {
-      try {
-        await releaseDeadWorker(handle.db, deadId);
-        await heartbeat.remove(deadId); // its row, if the database was away when it died
-        const stand = await run({ ...runOptions, concurrency: 1, parsedCronItems: [] });
-        if (stopping) await stand.stop().catch(() => {});
-        else replacements.push(stand);
-        log.warn({ deadWorker: deadId }, 'released the dead worker’s job and started a replacement');
-        return;
-      } catch (err) {
-        log.warn({ err, deadWorker: deadId }, 'database not reachable yet; retrying the worker replacement');
-        await new Promise((r) => setTimeout(r, delay).unref());
-      }
-    }
-  };
+  await runners.keep('job runner', { concurrency: config.WORKER_CONCURRENCY, parsedCronItems: [] });
+  if (crontab) await runners.keep('cron', { concurrency: 0, parsedCronItems: parseCrontab(crontab) });
   registerQueueDepth(() => queueDepth(handle.db));
 
-  let metricsServer: http.Server | undefined;
-  let metricsUrl: string | undefined;
   const metricsPort = opts.metricsPort === undefined ? config.WORKER_METRICS_PORT : opts.metricsPort;
-  if (metricsPort !== null) {
-    metricsServer = http.createServer(async (req, res) => {
-      if (req.url !== '/metrics') {
-        res.writeHead(404).end();
-        return;
-      }
-      res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
-    });
-    const listening = await new Promise<boolean>((resolve) => {
-      metricsServer!.once('error', (err) => {
-        // A second worker on one host (Procfile scaled) meets the first one's port: it keeps
-        // working, without its own /metrics, and says how to give it one.
-        log.warn(
-          { err, port: metricsPort },
-          'worker /metrics not served: its port is taken (give each worker on a host its own WORKER_METRICS_PORT, or 0 for any free port)',
-        );
-        resolve(false);
-      });
-      metricsServer!.listen(metricsPort, config.HOST, () => resolve(true));
-    });
-    if (listening)
-      metricsUrl = `http://${config.HOST}:${(metricsServer.address() as { port: number }).port}/metrics`;
-    else metricsServer = undefined;
-  }
+  const metrics = metricsPort === null ? undefined : await serveMetrics(metricsPort, config.HOST, log);
+  const metricsUrl = metrics?.url;
   log.info(
     { concurrency: config.WORKER_CONCURRENCY, tasks: Object.keys(taskList), metricsUrl },
     'worker started',
@@ -167,31 +121,60 @@ export async function startWorker(
   const close = () => {
     closing ??= (async () => {
       log.info({ timeoutMs: config.WORKER_SHUTDOWN_TIMEOUT_MS }, 'worker stopping: finishing running jobs');
-      stopping = true;
-      const stopped = Promise.all([runner, ...replacements].map((r) => r.stop())).then(() => true);
-      const inTime = await Promise.race([
-        stopped,
-        new Promise<false>((r) => setTimeout(() => r(false), config.WORKER_SHUTDOWN_TIMEOUT_MS).unref()),
-      ]);
-      if (!inTime) {
-        // Past the bound: cancel running work; graphile-worker fails those attempts and they run again.
-        log.warn('shutdown bound passed: aborting running jobs');
-        shutdown.abort(new Error('worker shutting down'));
-        await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000).unref())]);
-      }
-      // runner.promise settles once graphile-worker has released its LISTEN client too.
-      await Promise.race([
-        Promise.all([runner, ...replacements].map((r) => r.promise.catch(() => {}))),
-        new Promise((r) => setTimeout(r, 5000).unref()),
-      ]);
+      await stopRunners(runners, config.WORKER_SHUTDOWN_TIMEOUT_MS, shutdown, log);
       await closeBrowserResources().catch((err) => log.warn({ err }, 'closing the browser failed'));
       await heartbeat.stop();
-      metricsServer?.close();
+      metrics?.server.close();
       await pgPool.end().catch(() => {});
       await handle.close();
       log.info('worker stopped');
     })();
     return closing;
   };
-  return { runner, metricsUrl, close, liveWorkers: () => heartbeat.workerIds };
+  return { metricsUrl, close, liveWorkers: () => heartbeat.workerIds };
+}
+
+/** Lets running jobs finish within the bound, then aborts them (graphile-worker runs them again). */
+async function stopRunners(runners: Runners, boundMs: number, shutdown: AbortController, log: Logger) {
+  const stopped = runners.stop().then(() => true);
+  const inTime = await Promise.race([
+    stopped,
+    new Promise<false>((r) => setTimeout(() => r(false), boundMs).unref()),
+  ]);
+  if (!inTime) {
+    log.warn('shutdown bound passed: aborting running jobs');
+    shutdown.abort(new Error('worker shutting down'));
+    await Promise.race([stopped, new Promise((r) => setTimeout(r, 5000).unref())]);
+  }
+  // Runners settle once graphile-worker has released their LISTEN clients too.
+  await Promise.race([runners.settled(), new Promise((r) => setTimeout(r, 5000).unref())]);
+}
+
+/** The worker's /metrics. A port someone holds is a warning, not a failure (null then). */
+async function serveMetrics(
+  port: number,
+  host: string,
+  log: Logger,
+): Promise<{ server: http.Server; url: string } | undefined> {
+  const server = http.createServer(async (req, res) => {
+    if (req.url !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { 'content-type': registry.contentType }).end(await registry.metrics());
+  });
+  const listening = await new Promise<boolean>((resolve) => {
+    server.once('error', (err) => {
+      // A second worker on one host (Procfile scaled) meets the first one's port: it keeps
+      // working, without its own /metrics, and says how to give it one.
+      log.warn(
+        { err, port },
+        'worker /metrics not served: its port is taken (give each worker on a host its own WORKER_METRICS_PORT, or 0 for any free port)',
+      );
+      resolve(false);
+    });
+    server.listen(port, host, () => resolve(true));
+  });
+  if (!listening) return undefined;
+  return { server, url: `http://${host}:${(server.address() as { port: number }).port}/metrics` };
 }

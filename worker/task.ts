@@ -7,6 +7,7 @@ import type { JobContext } from '../shared/jobs/job.ts';
 import type { Logger } from '../shared/logger.ts';
 import { jobDuration, jobsTotal } from '../shared/metrics.ts';
 import type { BrowserProvider } from '../shared/scan-engine/browser.ts';
+import type { MemoryBudget } from './memory-budget.ts';
 
 /** A capability's JobContext plus graphile-worker's helpers for this job. */
 export interface TaskContext extends JobContext {
@@ -36,6 +37,8 @@ export function toGraphileTask(
     log: Logger;
     shutdown: AbortSignal;
     browser: BrowserProvider;
+    /** The process's memory budget (none for a task run alone, as in a test). */
+    memory?: MemoryBudget;
   },
 ): Task {
   return async (rawPayload, helpers) => {
@@ -54,7 +57,10 @@ export function toGraphileTask(
         .catch((err) => log.warn({ err }, 'could not mark the job as permanently failed'));
       throw new InvalidPayloadError(`invalid payload for ${def.name}: ${parsed.error.message}`);
     }
-    const signals = [deps.shutdown];
+    // Aborted by a shutdown, the deadline, or the worker's memory budget (its reason an AppError).
+    const overBudget = new AbortController();
+    const unwatch = deps.memory?.watch((err) => overBudget.abort(err));
+    const signals = [deps.shutdown, overBudget.signal];
     if (def.timeoutMs) signals.push(AbortSignal.timeout(def.timeoutMs));
     const signal = AbortSignal.any(signals);
     const end = jobDuration.startTimer({ task: def.name });
@@ -84,6 +90,8 @@ export function toGraphileTask(
       jobsTotal.inc({ task: def.name, outcome: 'failure' });
       log.warn({ ...notes, outcome: 'failure', ms, err }, 'job failed');
       throw err;
+    } finally {
+      unwatch?.();
     }
   };
 }

@@ -1,8 +1,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Context } from 'koa';
-import { isDbUnavailable, isPgError } from '../../shared/db/errors.ts';
-import { AppError, methodNotAllowed } from '../../shared/errors.ts';
+import {
+  isDbUnavailable,
+  isPgError,
+  isStorageFull,
+  storageFullEpisodeStarts,
+} from '../../shared/db/errors.ts';
+import { AppError, methodNotAllowed, storageFull } from '../../shared/errors.ts';
 import type { Logger } from '../../shared/logger.ts';
 
 // Every error leaves as application/problem+json (RFC 9457) with a stable `code`; never a stack.
@@ -34,6 +39,7 @@ export const databaseUnavailable = () =>
 export function toAppError(err: unknown): AppError {
   if (err instanceof AppError) return err;
   // Database trouble: never the driver's text (it can quote data and schema).
+  if (isStorageFull(err)) return storageFull();
   if (isDbUnavailable(err)) return databaseUnavailable();
   if (isPgError(err) && err.code.startsWith('22')) {
     return new AppError(
@@ -82,7 +88,13 @@ export function throwIfUnanswered(ctx: Context): void {
 /** Answers a thrown error as problem+json (a step of the outer middleware, frame.ts). */
 export function answerProblem(ctx: Context, err: unknown, log: Logger): void {
   const appErr = toAppError(err);
-  if (appErr.status >= 500)
+  if (appErr.code === 'storage_full') {
+    if (storageFullEpisodeStarts())
+      log.error(
+        { err },
+        'the database is out of disk space: writes answer 503 storage_full until it has room',
+      );
+  } else if (appErr.status >= 500)
     log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
   const { errors, headers, ...extra } = appErr.extra;
   ctx.status = appErr.status;

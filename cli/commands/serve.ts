@@ -5,9 +5,11 @@ import type { Config } from '../../shared/config.ts';
 import { resolveDatabase } from '../../shared/db/connect.ts';
 import { migrate } from '../../shared/db/migrate.ts';
 import { createDb } from '../../shared/db/pool.ts';
+import { createLogger } from '../../shared/logger.ts';
 import { statusPageUrl } from '../../shared/monitoring/sites.ts';
 import { startWorker } from '../../worker/runner.ts';
 import { type CliIO, loadCliConfig } from '../context.ts';
+import { installProcessHandlers } from '../process-handlers.ts';
 
 type Part = 'api' | 'worker';
 
@@ -59,7 +61,11 @@ async function firstStartKeys(
 export async function serve(parts: Part[], args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({ args, options: { 'no-migrate': { type: 'boolean', default: false } } });
   const cfg = loadCliConfig();
-  const db = await resolveDatabase(cfg);
+  const log = createLogger(parts.length > 1 ? 'start' : parts[0]!, undefined, cfg.LOG_LEVEL);
+  installProcessHandlers(log);
+  // An embedded Postgres that exits (a crash, a full disk) is started again; the API answers 503
+  // and the worker waits meanwhile.
+  const db = await resolveDatabase(cfg, { restart: (line) => log.warn(line) });
   if (db.cluster?.owned)
     io.err(`embedded postgres on 127.0.0.1:${db.cluster.port} (data: ${db.cluster.dataDir})`);
   const stops: (() => Promise<void>)[] = [];

@@ -10,13 +10,21 @@ export interface ResolvedDatabase {
   embedded: boolean;
 }
 
-/** DATABASE_URL when given; otherwise the embedded cluster under DATA_DIR (reused when running). */
+/**
+ * DATABASE_URL when given; otherwise the embedded cluster under DATA_DIR (reused when running).
+ * With `restart`, a cluster this process started is started again whenever it exits on its own.
+ */
 export async function resolveDatabase(
   cfg: Config,
-  log: (line: string) => void = () => {},
+  opts: { restart?: (line: string) => void } = {},
 ): Promise<ResolvedDatabase> {
   if (cfg.DATABASE_URL) return { url: cfg.DATABASE_URL, embedded: false };
-  const cluster = await startEmbedded({ dataDir: cfg.dataDir, port: cfg.EMBEDDED_PG_PORT, log, reuse: true });
+  const cluster = await startEmbedded({
+    dataDir: cfg.dataDir,
+    port: cfg.EMBEDDED_PG_PORT,
+    reuse: true,
+    restart: opts.restart,
+  });
   await ensureDatabase(cluster.url('postgres'), EMBEDDED_DB_NAME);
   return { url: cluster.url(EMBEDDED_DB_NAME), cluster, embedded: true };
 }

@@ -128,6 +128,12 @@ export interface StartOptions {
   log?: (line: string) => void;
   /** Reuse a server already running on this data folder (the CLI beside `sightline start`). */
   reuse?: boolean;
+  /**
+   * Start the server again whenever it exits on its own (a crash; a PANIC on a full disk, after
+   * which it cannot recover until space is freed), retrying with backoff; each step is reported
+   * here with the server's last lines.
+   */
+  restart?: (line: string) => void;
 }
 
 export async function startEmbedded(opts: StartOptions): Promise<EmbeddedCluster> {
@@ -145,74 +151,133 @@ export async function startEmbedded(opts: StartOptions): Promise<EmbeddedCluster
 
   const { postgres, initdb } = await binaries();
   const ids = isRoot() ? pgUserIds() : undefined;
+  initCluster(initdb, dir, ids);
+  const port = opts.port || (await freePort());
+  const url = makeUrl(port);
+  const server = new Postmaster(postgres, dir, port, ids, opts.log ?? (() => {}));
+  await server.start(url());
+  if (opts.restart) server.superviseRestarts(url(), opts.restart);
+  // Never leave a postmaster behind when this process goes away abruptly.
+  process.once('exit', () => server.kill());
+  return { url, port, dataDir: dir, owned: true, stop: () => server.stop() };
+}
+
+/** Creates the cluster's folder on first use (initdb), owned by the postgres user as root. */
+function initCluster(initdb: string, dir: string, ids: { uid: number; gid: number } | undefined): void {
   fs.mkdirSync(path.dirname(dir), { recursive: true, mode: 0o755 });
-  const fresh = !fs.existsSync(path.join(dir, 'PG_VERSION'));
-  if (fresh) {
-    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (fs.existsSync(path.join(dir, 'PG_VERSION'))) {
     if (ids) fs.chownSync(dir, ids.uid, ids.gid);
-    const pwfile = path.join(os.tmpdir(), `sightline-pw-${process.pid}-${Date.now()}`);
-    fs.writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
-    try {
-      execFileSync(
-        initdb,
-        [
-          `--pgdata=${dir}`,
-          '--auth=scram-sha-256',
-          `--username=${USER}`,
-          `--pwfile=${pwfile}`,
-          '--encoding=UTF8',
-          '--locale=C',
-        ],
-        { stdio: 'pipe', ...(ids ?? {}) },
-      );
-    } catch (err) {
-      const e = err as { stderr?: Buffer };
-      throw new Error(`initdb failed in ${dir}: ${e.stderr?.toString() ?? String(err)}`);
-    } finally {
-      fs.rmSync(pwfile, { force: true });
-    }
-  } else if (ids) {
-    fs.chownSync(dir, ids.uid, ids.gid);
+    return;
+  }
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  if (ids) fs.chownSync(dir, ids.uid, ids.gid);
+  const pwfile = path.join(os.tmpdir(), `sightline-pw-${process.pid}-${Date.now()}`);
+  fs.writeFileSync(pwfile, `${PASSWORD}\n`, { mode: 0o644 });
+  try {
+    execFileSync(
+      initdb,
+      [
+        `--pgdata=${dir}`,
+        '--auth=scram-sha-256',
+        `--username=${USER}`,
+        `--pwfile=${pwfile}`,
+        '--encoding=UTF8',
+        '--locale=C',
+      ],
+      { stdio: 'pipe', ...(ids ?? {}) },
+    );
+  } catch (err) {
+    const e = err as { stderr?: Buffer };
+    throw new Error(`initdb failed in ${dir}: ${e.stderr?.toString() ?? String(err)}`);
+  } finally {
+    fs.rmSync(pwfile, { force: true });
+  }
+}
+
+/** Lines of the server's own log kept to say why it exited. */
+const KEPT_LINES = 20;
+const RESTART_MAX_DELAY_MS = 10_000;
+
+/** One postgres server process on a data folder and port, started (and restarted) as asked. */
+class Postmaster {
+  private child: ChildProcess | undefined;
+  private stopping = false;
+  private stopped: Promise<void> | undefined;
+  private readonly lastLines: string[] = [];
+
+  constructor(
+    private readonly binary: string,
+    private readonly dir: string,
+    private readonly port: number,
+    private readonly ids: { uid: number; gid: number } | undefined,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Spawns the server and waits until it accepts connections (or has exited: an error). */
+  async start(url: string): Promise<void> {
+    const child = spawn(
+      this.binary,
+      ['-D', this.dir, '-p', String(this.port)].concat(
+        ['listen_addresses=127.0.0.1', 'unix_socket_directories=', 'max_connections=300', 'fsync=on'].flatMap(
+          (setting) => ['-c', setting],
+        ),
+      ),
+      { stdio: ['ignore', 'pipe', 'pipe'], ...(this.ids ?? {}) },
+    );
+    this.child = child;
+    const onOutput = (b: Buffer) => {
+      const text = b.toString().trimEnd();
+      this.lastLines.push(...text.split('\n'));
+      this.lastLines.splice(0, Math.max(0, this.lastLines.length - KEPT_LINES));
+      this.log(text);
+    };
+    child.stderr?.on('data', onOutput);
+    child.stdout?.on('data', onOutput);
+    await waitForConnect(url, 30_000, child);
   }
 
-  const port = opts.port || (await freePort());
-  const child = spawn(
-    postgres,
-    [
-      '-D',
-      dir,
-      '-p',
-      String(port),
-      '-c',
-      'listen_addresses=127.0.0.1',
-      '-c',
-      'unix_socket_directories=',
-      '-c',
-      'max_connections=300',
-      '-c',
-      'fsync=on',
-    ],
-    { stdio: ['ignore', 'pipe', 'pipe'], ...(ids ?? {}) },
-  );
-  const log = opts.log ?? (() => {});
-  child.stderr?.on('data', (b: Buffer) => log(b.toString().trimEnd()));
-  child.stdout?.on('data', (b: Buffer) => log(b.toString().trimEnd()));
-  const url = makeUrl(port);
-  await waitForConnect(url(), 30_000, child);
+  /** From now on, an exit nobody asked for starts the server again, with backoff while it fails. */
+  superviseRestarts(url: string, report: (line: string) => void): void {
+    const onExit = async (code: number | null, signal: NodeJS.Signals | null) => {
+      if (this.stopping) return;
+      report(
+        `embedded postgres exited (${signal ?? `code ${code}`}); restarting it. Its last lines: ${this.lastLines.slice(-5).join(' | ')}`,
+      );
+      for (let delay = 1_000; !this.stopping; delay = Math.min(delay * 2, RESTART_MAX_DELAY_MS)) {
+        await new Promise((r) => setTimeout(r, delay).unref());
+        if (this.stopping) return;
+        try {
+          await this.start(url);
+          this.child?.once('exit', (c, s) => void onExit(c, s));
+          report(`embedded postgres is running again on port ${this.port}`);
+          return;
+        } catch (err) {
+          this.kill();
+          if (this.stopping) return;
+          report(
+            `embedded postgres did not start (${(err as Error).message}); next try in ${Math.min(delay * 2, RESTART_MAX_DELAY_MS) / 1000} s. Its last lines: ${this.lastLines.slice(-3).join(' | ')}`,
+          );
+        }
+      }
+    };
+    this.child?.once('exit', (c, s) => void onExit(c, s));
+  }
 
-  let stopped: Promise<void> | undefined;
-  const stop = () => {
-    stopped ??= new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
+  /** "Fast" shutdown: ends sessions, checkpoints, exits (killed after 15 s). */
+  stop(): Promise<void> {
+    this.stopping = true;
+    this.stopped ??= new Promise<void>((resolve) => {
+      const child = this.child;
+      if (!child || child.exitCode !== null || child.signalCode !== null) return resolve();
       child.once('exit', () => resolve());
-      child.kill('SIGINT'); // "fast" shutdown: ends sessions, checkpoints, exits
+      child.kill('SIGINT');
       setTimeout(() => child.kill('SIGKILL'), 15_000).unref();
     });
-    return stopped;
-  };
-  // Never leave a postmaster behind when this process goes away abruptly.
-  process.once('exit', () => {
-    if (child.exitCode === null) child.kill('SIGINT');
-  });
-  return { url, port, dataDir: dir, owned: true, stop };
+    return this.stopped;
+  }
+
+  kill(): void {
+    const child = this.child;
+    if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGINT');
+  }
 }

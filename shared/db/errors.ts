@@ -17,19 +17,38 @@ const CONNECTION_CODES = new Set([
 const CONNECTION_MESSAGES =
   /Connection terminated|connection error|not queryable|timeout exceeded when trying to connect|Connection refused|the database system is (starting|shutting)/i;
 
+type Cause = { code?: unknown; message?: unknown; cause?: unknown };
+
+/** The error and the causes it wraps (a few levels deep). */
+function* chain(err: unknown): Generator<Cause> {
+  for (let e = err as Cause | undefined, i = 0; e && i < 5; i++, e = e.cause as Cause | undefined) yield e;
+}
+
 /** The database could not be reached or dropped the connection: worth a retry shortly. */
 export function isDbUnavailable(err: unknown): boolean {
-  for (
-    let e = err as { code?: unknown; message?: unknown; cause?: unknown } | undefined, i = 0;
-    e && i < 5;
-    i++
-  ) {
+  for (const e of chain(err)) {
     if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || e.code.startsWith('08'))) return true;
     if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
     if (e instanceof AggregateError && e.errors.some(isDbUnavailable)) return true;
-    e = e.cause as typeof e;
   }
   return false;
+}
+
+/** Postgres is out of disk space (53100 disk_full): its writes fail until space is freed. */
+export function isStorageFull(err: unknown): boolean {
+  for (const e of chain(err)) if (e.code === '53100') return true;
+  return false;
+}
+
+/** A full disk is one condition, not one per request: it is logged once per episode. */
+const STORAGE_FULL_EPISODE_GAP_MS = 60_000;
+let lastStorageFull = Number.NEGATIVE_INFINITY;
+
+/** True for the first disk-full error after a minute without one (the one to log). */
+export function storageFullEpisodeStarts(now = Date.now()): boolean {
+  const starts = now - lastStorageFull > STORAGE_FULL_EPISODE_GAP_MS;
+  lastStorageFull = now;
+  return starts;
 }
 
 /** A Postgres error (has a five-character SQLSTATE and a severity), as pg raises it. */

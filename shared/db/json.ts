@@ -2,22 +2,55 @@
 // `text` refuses the NUL byte. Gathered artifacts are whatever a hostile page sends, so every
 // JSON value we store goes through toJsonb(): NUL is dropped, a lone surrogate becomes U+FFFD.
 
-// A JSON escape preceded by an even number of backslashes (so it is an escape, not escaped text).
-const ESCAPE = /(?<!\\)((?:\\\\)*)\\u(0000|d[89ab][0-9a-f]{2}(?:\\ud[c-f][0-9a-f]{2})?|d[c-f][0-9a-f]{2})/gi;
+// Each string is made safe before it is written, in one linear pass (a body of NULs used to be
+// written as six-character escapes and then rewritten by a replace callback per NUL: seconds of
+// blocked event loop and a gigabyte for a 5 MiB page). Large values (a scan's artifacts) are
+// serialized in the scoring thread, off the worker's event loop (shared/scans/gather-and-score.ts).
+
+type WellFormedString = string & { isWellFormed(): boolean; toWellFormed(): string };
+
+/** A string `jsonb` and `text` accept: NUL dropped, an unpaired surrogate made U+FFFD. */
+export function safeText(s: string): string {
+  const t = (s.includes('\0') ? dropNul(s) : s) as WellFormedString;
+  return t.isWellFormed() ? t : t.toWellFormed();
+}
+
+/**
+ * s without its NULs: one pass over its code units into a buffer. Linear whatever the pattern
+ * (String#replaceAll pays per match: seconds for a page of "ab\0" repeated).
+ */
+function dropNul(s: string): string {
+  const units = new Uint16Array(s.length);
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c !== 0) units[n++] = c;
+  }
+  return Buffer.from(units.buffer, 0, n * 2).toString('utf16le');
+}
+
+const safeStrings = (_key: string, value: unknown) => (typeof value === 'string' ? safeText(value) : value);
+
+/** Objects whose keys need cleaning are copied with safe keys (the rare path). */
+function safeStringsAndKeys(_key: string, value: unknown): unknown {
+  if (typeof value === 'string') return safeText(value);
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const keys = Object.keys(value);
+  if (keys.every((k) => safeText(k) === k)) return value;
+  return Object.fromEntries(keys.map((k) => [safeText(k), (value as Record<string, unknown>)[k]]));
+}
+
+// Left in the output after safeStrings only by a key (or by text that spells an escape out).
+const UNSAFE_ESCAPE = /\\u(?:0000|d[89a-f])/i;
 
 /** JSON.stringify for a `json`/`jsonb` column: never fails in Postgres on NUL or broken surrogates. */
 export function toJsonb(value: unknown): string {
-  const json = JSON.stringify(value ?? null);
-  if (!json.includes('\\u')) return json;
-  return json.replace(ESCAPE, (_m, slashes: string, esc: string) => {
-    if (esc === '0000') return slashes; // NUL: dropped
-    if (esc.length > 4) return `${slashes}\\u${esc}`; // a proper surrogate pair: kept
-    return `${slashes}\\ufffd`; // an unpaired surrogate: replacement character
-  });
+  const json = JSON.stringify(value ?? null, safeStrings);
+  return UNSAFE_ESCAPE.test(json) ? JSON.stringify(value ?? null, safeStringsAndKeys) : json;
 }
 
 /** A string for a `text` column: NUL bytes dropped. */
-export const stripNul = (s: string): string => (s.includes('\0') ? s.replaceAll('\0', '') : s);
+export const stripNul = (s: string): string => (s.includes('\0') ? dropNul(s) : s);
 
 /** Path (`a.b.0`) of the first string holding a NUL byte in a parsed request value, if any. */
 export function findNul(value: unknown, path: string): string | undefined {

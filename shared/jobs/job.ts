@@ -22,7 +22,10 @@ export interface JobContext {
   db: Kysely<Database>;
   config: Config;
   log: Logger;
-  /** Aborted when the process is shutting down or the job's deadline passes. */
+  /**
+   * Aborted when the process is shutting down, the job's deadline passes, or the worker goes over
+   * its memory budget (then with an AppError as the reason: a verdict on the job, not a shutdown).
+   */
   signal: AbortSignal;
   /** The process's browser, for full-mode work; started on first use. */
   browser: BrowserProvider;

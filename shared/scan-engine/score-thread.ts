@@ -6,7 +6,7 @@ import { type PageRefs, pageRefs } from './gatherers/page-refs.ts';
 import type { CpuThread } from './gatherers/types.ts';
 import { type SitemapDigest, sitemapDigest } from './parsers/sitemap.ts';
 import { SCAN_MODELS } from './scan-models.ts';
-import type { ThreadReply, ThreadRequest } from './score-worker.ts';
+import type { ScoredToStore, ThreadReply, ThreadRequest } from './score-worker.ts';
 
 // Scoring a page is tens of milliseconds of synchronous CPU (hundreds for a long page): run on a
 // worker's event loop it delays heartbeats, job pickup and every other scan's I/O. So scans score
@@ -93,6 +93,11 @@ export async function scoreInThisThread(
 
 /** A request done in this thread: the fallback when the thread cannot do it. */
 function doHere(request: ThreadRequest, settle: Settle): void {
+  if (request.kind === 'scoreToStore') {
+    // The thread's own answer, its modules (every check) loaded here only now.
+    import('./score-worker.ts').then((m) => m.answer(request)).then(settle.resolve, settle.reject);
+    return;
+  }
   if (request.kind !== 'score') {
     try {
       settle.resolve(
@@ -127,6 +132,14 @@ export function scoreInThread(
   models: readonly string[] = SCAN_MODELS,
 ): Promise<Record<string, ModelScore>> {
   return inThread({ id: nextId++, kind: 'score', artifacts, models }) as Promise<Record<string, ModelScore>>;
+}
+
+/** scoreInThread, plus the set and its results as jsonb text for the scans row (ScoredToStore). */
+export function scoreToStoreInThread(
+  artifacts: ArtifactSet,
+  models: readonly string[] = SCAN_MODELS,
+): Promise<ScoredToStore> {
+  return inThread({ id: nextId++, kind: 'scoreToStore', artifacts, models }) as Promise<ScoredToStore>;
 }
 
 /** pageRefs, off this thread's event loop: the page is parsed in the thread that will score it. */

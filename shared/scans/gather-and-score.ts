@@ -1,4 +1,5 @@
 import type { Config } from '../config.ts';
+import { toJsonb } from '../db/json.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import { gathererFailures, scanDuration } from '../metrics.ts';
 import { HostSlots, MAX_REQUESTS_PER_SITE } from '../net/host-slots.ts';
@@ -14,6 +15,7 @@ import { SCAN_MODELS } from '../scan-engine/scan-models.ts';
 import {
   scoreInThisThread,
   scoreInThread,
+  scoreToStoreInThread,
   scoringThread,
   warmScoreThread,
 } from '../scan-engine/score-thread.ts';
@@ -37,6 +39,8 @@ export interface ScanDeps {
   log?: (msg: string) => void;
   /** A monitored site's declared IndexNow key, verified by the IndexNow gatherer. */
   indexnow?: { key: string; keyLocation?: string | null };
+  /** Also write the set and its results as jsonb text (ScanOutcome.jsonb), in the scoring thread. */
+  jsonb?: boolean;
   /** Models to score (every check still runs once); default: the scan models (site-audit, agent-readability). */
   models?: readonly string[];
   /**
@@ -50,6 +54,8 @@ export interface ScanDeps {
 export interface ScanOutcome {
   artifacts: ArtifactSet;
   results: Record<string, ModelScore>;
+  /** With ScanDeps.jsonb: the two as jsonb text, made where they were scored. */
+  jsonb?: { artifacts: string; results: string };
 }
 
 const asGatherError = (err: unknown) => ({
@@ -133,9 +139,24 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
       gathererFailures.inc({ gatherer: name });
   }
   const models = deps.models ?? SCAN_MODELS;
-  const results = await timed(mode, 'score', 'score', () =>
-    (here ? scoreInThisThread : scoreInThread)(artifacts, models),
-  );
+  const scored = await timed(mode, 'score', 'score', () => score(artifacts, models, here, deps.jsonb));
   endTotal();
-  return { artifacts, results };
+  return { artifacts, ...scored };
+}
+
+/** The set's scores, here or in the scoring thread, with its jsonb text when asked. */
+async function score(
+  artifacts: ArtifactSet,
+  models: readonly string[],
+  here: boolean,
+  jsonb: boolean | undefined,
+): Promise<Omit<ScanOutcome, 'artifacts'>> {
+  if (jsonb && !here) {
+    const { results, artifactsJsonb, resultsJsonb } = await scoreToStoreInThread(artifacts, models);
+    return { results, jsonb: { artifacts: artifactsJsonb, results: resultsJsonb } };
+  }
+  const results = await (here ? scoreInThisThread : scoreInThread)(artifacts, models);
+  return jsonb
+    ? { results, jsonb: { artifacts: toJsonb(artifacts), results: toJsonb(results) } }
+    : { results };
 }

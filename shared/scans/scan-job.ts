@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { isDbUnavailable, isPgError } from '../db/errors.ts';
+import { isDbUnavailable, isPgError, isStorageFull } from '../db/errors.ts';
 import { toJsonb } from '../db/json.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
@@ -43,11 +43,12 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     else log.debug({ scanId, phase, ms }, 'scan phase done');
   };
 
+  // Artifacts and results arrive as jsonb text, written in the scoring thread (runScan's jsonb).
   const finish = async (values: {
     status: 'done' | 'failed';
     error?: object;
-    artifacts?: object;
-    results?: object;
+    artifacts?: string;
+    results?: string;
     missing?: string[];
   }) => {
     await db.transaction().execute(async (trx) => {
@@ -58,8 +59,8 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
           phase: null,
           finished_at: sql<Date>`now()`,
           error: toJsonb(values.error ?? null),
-          artifacts: toJsonb(values.artifacts ?? null),
-          results: toJsonb(values.results ?? null),
+          artifacts: values.artifacts ?? 'null',
+          results: values.results ?? 'null',
           missing_artifacts: values.missing ?? [],
         })
         .where('id', '=', scanId)
@@ -76,6 +77,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       onPhase,
       onPhaseDone,
       log: (msg) => log.debug({ scanId }, msg),
+      jsonb: true,
     });
     await phaseWrites;
     // Stopped by a shutdown: gatherers turned the abort into errors, so the outcome is incomplete.
@@ -89,7 +91,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       await finish({
         status: 'failed',
         error: { code, message: `Could not fetch ${scan.url}: ${e.message}` },
-        artifacts: outcome.artifacts,
+        artifacts: outcome.jsonb?.artifacts,
       });
       log.info({ scanId, url: scan.url, code }, 'scan failed: page unreachable');
       return;
@@ -102,13 +104,13 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       await finish({
         status: 'failed',
         error: { code: 'browser_memory_budget', message: overBudget.error.message },
-        artifacts: outcome.artifacts,
+        artifacts: outcome.jsonb?.artifacts,
       });
       log.warn({ scanId, url: scan.url }, 'scan failed: browser memory budget exceeded');
       return;
     }
     const missing = missingArtifacts(scan.mode, outcome.artifacts);
-    await finish({ status: 'done', artifacts: outcome.artifacts, results: outcome.results, missing });
+    await finish({ status: 'done', ...outcome.jsonb, missing });
     log.debug(
       {
         scanId,
@@ -119,11 +121,15 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       },
       'scan done',
     );
-  } catch (err) {
-    if (signal.aborted || isDbUnavailable(err)) {
-      // Shutting down, or the database went away: this attempt fails and graphile-worker runs the
-      // job again. The row goes back to `queued` (when the database lets us) so nobody reads a
-      // half-done scan as running forever.
+  } catch (thrown) {
+    // An abort whose reason is an AppError is a verdict on this scan (the worker's memory budget),
+    // not a shutdown: the scan fails with its code.
+    const verdict = signal.aborted && signal.reason instanceof AppError ? signal.reason : undefined;
+    const err = verdict ?? thrown;
+    if ((signal.aborted && !verdict) || isDbUnavailable(err) || isStorageFull(err)) {
+      // Shutting down, or the database went away or out of disk: this attempt fails and
+      // graphile-worker runs the job again. The row goes back to `queued` (when the database lets
+      // us) so nobody reads a half-done scan as running forever.
       await db
         .updateTable('scans')
         .set({ status: 'queued', phase: null })

@@ -93,6 +93,19 @@ export async function startFixtureServer(opts: FixtureServerOptions = {}): Promi
   };
 }
 
+/** A route answering a small HTML page after `ms`: scans of it are mid-flight for a while. */
+export const slowPage =
+  (title: string, ms: number): RouteHandler =>
+  (_req, res) => {
+    setTimeout(() => {
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end(
+          `<!doctype html><html lang="en"><head><title>${title}</title></head><body><h1>Hi</h1></body></html>`,
+        );
+    }, ms);
+  };
+
 function notFound(res: http.ServerResponse): void {
   res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' });
   res.end('Not found');

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { loadConfig } from '../../shared/config.ts';
-import { type EmbeddedCluster, freePort, startEmbedded } from '../../shared/db/embedded.ts';
-import { migrate } from '../../shared/db/migrate.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
-import { createLogger } from '../../shared/logger.ts';
-import { requestScan } from '../../shared/scans/scans.ts';
-import type { Services } from '../../shared/services.ts';
 import { startWorker, type WorkerProcess } from '../../worker/runner.ts';
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { type FixtureServer, slowPage, startFixtureServer } from '../helpers/fixture-server.ts';
+import { type OwnCluster, startOwnCluster } from '../helpers/own-cluster.ts';
+import { queueQuickScans } from '../helpers/queue-scans.ts';
 
 // A worker through a 20 s database outage with 15 scans queued (issue 15). graphile-worker ends an
 // internal worker that cannot record a job's outcome; ours must notice, free that job and replace
@@ -21,70 +15,40 @@ import { type FixtureServer, startFixtureServer } from '../helpers/fixture-serve
 // other test.
 
 const CONCURRENCY = 4;
-let dataDir: string;
-let port: number;
-let cluster: EmbeddedCluster;
+let cluster: OwnCluster;
 let handle: Db;
 let worker: WorkerProcess;
 let site: FixtureServer;
 
-const startCluster = () => startEmbedded({ dataDir, port, reuse: false });
-
 before(async () => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-outage-'));
-  fs.chmodSync(dataDir, 0o755);
-  port = await freePort();
-  cluster = await startCluster();
-  await migrate(cluster.url('postgres'));
-  site = await startFixtureServer({
-    routes: {
-      // Each page takes a moment, so scans are mid-flight when the database goes away.
-      '/': (_req, res) => {
-        setTimeout(() => {
-          res
-            .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
-            .end(
-              '<!doctype html><html lang="en"><head><title>Outage</title></head><body><h1>Hi</h1></body></html>',
-            );
-        }, 1500);
-      },
-    },
-  });
-  handle = createDb(cluster.url('postgres'), { max: 2 });
+  cluster = await startOwnCluster('outage');
+  // Each page takes a moment, so scans are mid-flight when the database goes away.
+  site = await startFixtureServer({ routes: { '/': slowPage('Outage', 1500) } });
+  handle = createDb(cluster.url, { max: 2 });
   const config = loadConfig({
     ...process.env,
     LOG_LEVEL: 'silent',
     WORKER_CONCURRENCY: String(CONCURRENCY),
     SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
   });
-  worker = await startWorker(config, cluster.url('postgres'), { metricsPort: null, crontab: null });
+  worker = await startWorker(config, cluster.url, { metricsPort: null, crontab: null });
 });
 
 after(async () => {
   await worker?.close();
   await handle?.close();
-  await cluster?.stop();
+  await cluster?.close();
   await site?.close();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe('a 20 s database outage under a worker', () => {
   it('all 15 queued scans end done and the worker is back to its concurrency', async () => {
     assert.equal(worker.liveWorkers().length, CONCURRENCY);
-    const services = {
-      config: loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` }),
-      db: handle.db,
-      log: createLogger('test', undefined, 'silent'),
-    } as unknown as Services;
-    const ids: string[] = [];
-    for (let i = 0; i < 15; i++) {
-      const scan = await requestScan(services, {
-        url: new URL(`${site.origin}/?n=${i}`),
-        mode: 'quick',
-        accountId: null,
-      });
-      ids.push(scan.id);
-    }
+    const ids = await queueQuickScans(
+      handle.db,
+      site,
+      Array.from({ length: 15 }, (_, i) => `/?n=${i}`),
+    );
     // Wait until scans are running, then take the database away for 20 s.
     for (let i = 0; ; i++) {
       const running = await handle.db
@@ -98,7 +62,7 @@ describe('a 20 s database outage under a worker', () => {
     }
     await cluster.stop();
     await new Promise((r) => setTimeout(r, 20_000));
-    cluster = await startCluster();
+    await cluster.start();
 
     const until = Date.now() + 180_000;
     for (;;) {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { after, describe, it } from 'node:test';
 import { crawlRefs } from '../../../shared/audits/crawl-refs.ts';
+import { toJsonb } from '../../../shared/db/json.ts';
 import type { ArtifactSet } from '../../../shared/scan-engine/artifacts.ts';
 import { pageRefs } from '../../../shared/scan-engine/gatherers/page-refs.ts';
 import { sitemapDigest } from '../../../shared/scan-engine/parsers/sitemap.ts';
@@ -11,6 +12,7 @@ import {
   crawlRefsInThread,
   pageRefsInThread,
   scoreInThread,
+  scoreToStoreInThread,
   sitemapDigestInThread,
 } from '../../../shared/scan-engine/score-thread.ts';
 import { SCORING_NICE } from '../../../shared/scan-engine/score-worker.ts';
@@ -156,6 +158,20 @@ describe('scoring thread', () => {
     assert.equal(new Set(big.locs).size, 500);
     assert.equal(big.lastmods.length, 500);
     assert.ok(big.errors.length === 1 && /not an absolute/.test(big.errors[0]!), JSON.stringify(big.errors));
+  });
+
+  it("writes a scan's set and results as jsonb text there, NULs dropped, also when done here", async () => {
+    const hostile: ArtifactSet = { Page: page({ html: html(`<p>a\0b</p>${'\0'.repeat(100_000)}\ud800`) }) };
+    const expected = {
+      results: scoreArtifacts(hostile),
+      artifactsJsonb: toJsonb(hostile),
+      resultsJsonb: toJsonb(scoreArtifacts(hostile)),
+    };
+    assert.doesNotMatch(expected.artifactsJsonb, /\\u0000|\\ud800/);
+    assert.deepEqual(await scoreToStoreInThread(hostile), expected);
+    const inFlight = scoreToStoreInThread(hostile);
+    await closeScoreThread();
+    assert.deepEqual(await inFlight, expected);
   });
 
   it('scores in this thread when the thread has been closed mid-flight', async () => {
