@@ -5,7 +5,9 @@ import { LOG_FORMATS } from '../shared/agent-traffic/log-formats.ts';
 /** Bad arguments: the message (with the usage) is printed and the exit code is 2. */
 export class UsageError extends Error {}
 
-export const accountsUsage = `sightline accounts create --email E --variant A|B --tier T [--plan growth|agency] [--rate-limit N] [--json]`;
+export const accountsUsage = `sightline accounts create --email E --variant A|B --tier T [--plan growth|agency] [--rate-limit N] [--json]
+sightline accounts list [--email PART] [--limit N] [--json]
+sightline accounts show ID [--json]`;
 
 export const auditsUsage = `sightline audits list [--status paid|generating|delivered|failed] [--account ID] [--limit N] [--json]
 sightline audits show ORDER_ID [--json]`;

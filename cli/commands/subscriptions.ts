@@ -14,10 +14,10 @@ type Issued = { statusToken: string; statusPageUrl: string } | null;
 
 function print(io: CliIO, view: View, issued: Issued, json: boolean): void {
   if (json) io.out(JSON.stringify(issued ? { ...view, ...issued } : view));
-  else if (!view.plan) io.out(`account ${view.account}: no monitoring subscription`);
+  else if (!view.plan) io.out(`account ${view.account} (${view.email}): no monitoring subscription`);
   else {
     io.out(
-      `account ${view.account}: ${view.plan} (${view.status}), ${view.sitesUsed}/${view.siteQuota} sites, scanned ${view.scanFrequency}`,
+      `account ${view.account} (${view.email}): ${view.plan} (${view.status}), ${view.sitesUsed}/${view.siteQuota} sites, scanned ${view.scanFrequency}`,
     );
     if (issued) io.out(`status page (shown once, share it now): ${issued.statusPageUrl}`);
     else

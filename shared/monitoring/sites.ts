@@ -422,7 +422,7 @@ export async function statusPageData(
 export async function subscriptionView(db: Kysely<Database>, accountId: string) {
   const account = await db
     .selectFrom('accounts')
-    .select(['id', 'variant'])
+    .select(['id', 'variant', 'email'])
     .where('id', '=', accountId)
     .executeTakeFirst();
   if (!account) return undefined;
@@ -438,6 +438,7 @@ export async function subscriptionView(db: Kysely<Database>, accountId: string) 
     .executeTakeFirstOrThrow();
   return {
     account: Number(account.id),
+    email: account.email,
     variant: account.variant,
     plan: sub?.plan ?? null,
     status: sub?.status ?? 'none',

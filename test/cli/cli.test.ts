@@ -3,10 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { main } from '../../cli/main.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
+import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
 
 let t: TestApi;
+let site: FixtureServer;
 before(async () => {
-  t = await startTestApi();
+  site = await startFixtureServer({ routes: { '/': (_q, r) => r.end('ok') } });
+  t = await startTestApi({ SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
   process.env.DATABASE_URL = t.database.url;
   resetConfig();
 });
@@ -14,6 +17,7 @@ after(async () => {
   delete process.env.DATABASE_URL;
   resetConfig();
   await t.close();
+  await site.close();
 });
 
 async function cli(...args: string[]) {
@@ -81,6 +85,72 @@ describe('sightline CLI', () => {
       200,
       'the other key still works',
     );
+  });
+
+  it('accounts list finds an account by part of its email; accounts show gives its keys and sites', async () => {
+    const a = (
+      await cli(
+        'accounts',
+        'create',
+        '--email',
+        'Owner@Find-Me.test',
+        '--variant',
+        'A',
+        '--tier',
+        'pro',
+        '--plan',
+        'growth',
+        '--json',
+      )
+    ).json();
+    await cli(
+      'accounts',
+      'create',
+      '--email',
+      'other@elsewhere.test',
+      '--variant',
+      'B',
+      '--tier',
+      'free',
+      '--json',
+    );
+    const added = await call(t.url, '/api/v1/monitor/sites', {
+      key: a.key.key,
+      method: 'POST',
+      body: { url: `${site.origin}/`, label: 'Shop' },
+    });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+
+    const listed = await cli('accounts', 'list', '--email', 'find-me', '--json');
+    assert.equal(listed.code, 0);
+    assert.deepEqual(
+      listed.json().map((r: { email: string; plan: string }) => [r.email, r.plan]),
+      [['Owner@Find-Me.test', 'growth']],
+    );
+    // LIKE's wildcards in the filter are literal: '%' matches no address here.
+    assert.deepEqual((await cli('accounts', 'list', '--email', '%', '--json')).json(), []);
+
+    const shown = await cli('accounts', 'show', String(a.account.id), '--json');
+    assert.equal(shown.code, 0);
+    const details = shown.json();
+    assert.equal(details.email, 'Owner@Find-Me.test');
+    assert.equal(details.tier, 'pro');
+    assert.deepEqual(
+      details.keys.map((k: { prefix: string }) => k.prefix),
+      [a.key.prefix],
+    );
+    assert.equal(details.keys[0].revokedAt, null);
+    assert.deepEqual(
+      details.monitoredSites.map((s: { url: string; label: string }) => [s.url, s.label]),
+      [[`${site.origin}/`, 'Shop']],
+    );
+    const text = await cli('accounts', 'show', String(a.account.id));
+    assert.match(text.out.join('\n'), /Owner@Find-Me\.test[\s\S]*monitored sites \(1\)/);
+    assert.equal((await cli('accounts', 'show', '999999')).code, 1);
+    assert.equal((await cli('accounts', 'show')).code, 2);
+
+    const sub = await cli('subscriptions', 'show', '--account', String(a.account.id));
+    assert.match(sub.out.join('\n'), /\(Owner@Find-Me\.test\): growth/);
   });
 
   it('migrate --json reports that nothing is left to apply on a migrated database', async () => {
