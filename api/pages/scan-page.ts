@@ -2,6 +2,8 @@ import type { Recommendation } from '../../shared/audits/bundles.ts';
 import type { Scan } from '../../shared/db/tables/scans.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { ModelScore } from '../../shared/scan-engine/engine.ts';
+import { elapsedLabel, phaseLabel } from '../../shared/scans/phases.ts';
+import type { ScanRow } from '../../shared/scans/scans.ts';
 import { band, csrfField, fieldError, notice, renderPage, time, utc, type Viewer } from './layout.ts';
 
 // The free scan: a URL box at `/`, a progress view at the scan's shareable address while the
@@ -48,22 +50,12 @@ export function renderHome(s: HomeState): string {
   return renderPage({ title: 'Free website scan', viewer: s.viewer }, body);
 }
 
-/** What a person reads while the scan runs (phases come from shared/scans/gather-and-score.ts). */
-export function phaseLabel(scan: Pick<Scan, 'status' | 'phase'>): string {
-  if (scan.status === 'queued') return 'Waiting for a free worker';
-  const p = scan.phase ?? '';
-  if (p === 'gather:browser') return 'Rendering in a browser and running Lighthouse';
-  if (p.startsWith('gather')) return 'Fetching the page and its files';
-  if (p === 'score') return 'Scoring';
-  return 'Scanning';
-}
-
-export function renderProgress(scan: Scan, viewer: Viewer | null): string {
-  const phase = phaseLabel(scan);
+export function renderProgress(scan: ScanRow, viewer: Viewer | null): string {
+  const phase = phaseLabel(scan.status, scan.phase);
   const body = html`<section class="progress" data-poll="/r/${scan.id}/state">
   <h1>Scanning <span class="break">${scan.url}</span></h1>
   <div class="spinner" aria-hidden="true"></div>
-  <p role="status" aria-live="polite" class="phase" data-phase>${phase}…</p>
+  <p role="status" aria-live="polite" class="phase"><span data-phase>${phase}…</span> <span class="muted" data-elapsed>${elapsedLabel(scan.age_ms ?? 0)}</span></p>
   <p class="muted">A ${scan.mode === 'full' ? 'full scan renders the page in a browser and runs Lighthouse; it takes up to a minute or two' : 'quick scan takes a few seconds'}. This page updates by itself. Its address is the report’s address: you can share it now.</p>
 </section>`;
   return renderPage(

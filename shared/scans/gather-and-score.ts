@@ -19,6 +19,7 @@ import {
   scoringThread,
   warmScoreThread,
 } from '../scan-engine/score-thread.ts';
+import { SCAN_PHASES, type ScanPhase } from './phases.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
 // run), then score every model: in the scoring thread (score-thread.ts), off this event loop, for
@@ -62,22 +63,18 @@ const asGatherError = (err: unknown) => ({
   error: { message: (err as Error).message ?? String(err), code: (err as { code?: string }).code },
 });
 
-/** The order phases are named in when several run at once. */
-const PHASE_ORDER = ['fetch', 'render', 'lighthouse', 'score'] as const;
-type Phase = (typeof PHASE_ORDER)[number];
-
 /** Which phases are running; reports the combined name whenever it changes. */
 function phaseTracker(deps: ScanDeps) {
-  const active = new Set<Phase>();
+  const active = new Set<ScanPhase>();
   let last = '';
   const report = () => {
-    const name = PHASE_ORDER.filter((p) => active.has(p)).join('+');
+    const name = SCAN_PHASES.filter((p) => active.has(p)).join('+');
     if (name && name !== last) {
       last = name;
       deps.onPhase?.(name);
     }
   };
-  return async <T>(mode: ScanMode, phase: Phase, metric: string, fn: () => Promise<T>): Promise<T> => {
+  return async <T>(mode: ScanMode, phase: ScanPhase, metric: string, fn: () => Promise<T>): Promise<T> => {
     const end = scanDuration.startTimer({ mode, phase: metric });
     const started = performance.now();
     active.add(phase);

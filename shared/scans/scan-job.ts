@@ -8,6 +8,7 @@ import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import { runScan, scanDeadlineMs } from './gather-and-score.ts';
 import { missingArtifacts } from './partial.ts';
+import { STARTING_PHASE } from './phases.ts';
 import { scanTopic } from './scans.ts';
 
 // One scans row, gathered and scored (the scan_url job). Idempotent: a re-run after a crash
@@ -20,7 +21,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
   if (scan.status === 'done') return;
   await db
     .updateTable('scans')
-    .set({ status: 'running', phase: 'starting', started_at: sql<Date>`now()` })
+    .set({ status: 'running', phase: STARTING_PHASE, started_at: sql<Date>`now()` })
     .where('id', '=', scanId)
     .execute();
 

@@ -232,7 +232,7 @@ export async function getScan(
   services: Pick<Services, 'db'>,
   id: string,
   opts: { artifacts?: boolean } = {},
-): Promise<Scan | undefined> {
+): Promise<ScanRow | undefined> {
   const q = services.db.selectFrom('scans').select(AGE_MS).where('id', '=', id);
   const read = async () => {
     if (opts.artifacts ?? true) return q.selectAll().executeTakeFirst();

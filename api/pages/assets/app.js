@@ -5,6 +5,7 @@
   const progress = document.querySelector('[data-poll]');
   if (progress) {
     const label = progress.querySelector('[data-phase]');
+    const elapsed = progress.querySelector('[data-elapsed]');
     const tick = async () => {
       try {
         const res = await fetch(progress.getAttribute('data-poll'), {
@@ -17,6 +18,7 @@
         }
         if (label && state.label && label.textContent !== `${state.label}…`)
           label.textContent = `${state.label}…`;
+        if (elapsed && state.elapsed) elapsed.textContent = state.elapsed;
       } catch {
         // a dropped poll is retried on the next tick
       }

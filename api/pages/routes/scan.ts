@@ -3,9 +3,10 @@ import { takeToken } from '../../../shared/accounts/rate-limit.ts';
 import { recommendBundle } from '../../../shared/audits/bundles.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
 import { AppError } from '../../../shared/errors.ts';
+import { elapsedLabel, phaseLabel } from '../../../shared/scans/phases.ts';
 import { getScan, requestScan, vetTargetUrl } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult, presentScanA } from '../../presenters/scan.ts';
-import { phaseLabel, renderHome, renderProgress, renderReport, renderScanFailed } from '../scan-page.ts';
+import { renderHome, renderProgress, renderReport, renderScanFailed } from '../scan-page.ts';
 import { formOf, html200, type PageKit, showBucket } from '../web.ts';
 
 // The free scan: the home page's form, the progress page and the shareable report at /r/:id.
@@ -92,7 +93,9 @@ export function scanRoutes(router: Router, { services, page, notFoundPage }: Pag
     ctx.body = {
       done: scan.status === 'done' || scan.status === 'failed',
       status: scan.status,
-      label: phaseLabel(scan),
+      phase: scan.phase,
+      label: phaseLabel(scan.status, scan.phase),
+      elapsed: elapsedLabel(scan.age_ms ?? 0),
     };
   });
 
