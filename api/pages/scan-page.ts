@@ -78,6 +78,20 @@ export function renderScanFailed(scan: Scan, viewer: Viewer | null): string {
   return renderPage({ title: `Scan failed: ${scan.domain}`, viewer }, body);
 }
 
+/**
+ * A scanned URL that answered an error status: the same verdict the API gives (422
+ * target_error_status), in words: no score made from a server's error page, nothing to sell.
+ */
+export function renderErrorVerdict(scan: Scan, httpStatus: number | null, viewer: Viewer | null): string {
+  const body = html`<section class="hero">
+  <h1><span class="break">${scan.url}</span> answered HTTP ${httpStatus ?? 'an error status'}</h1>
+  ${notice('info', html`That is the server’s error page, not content, so it is not scored. Check the address, or scan a page that answers normally (HTTP 2xx).`)}
+  <p class="muted">Scanned ${time(scan.finished_at ?? scan.created_at)} · ${scan.mode} scan</p>
+  <p><a class="button" href="/">Scan another address</a></p>
+</section>`;
+  return renderPage({ title: `${scan.domain}: HTTP ${httpStatus ?? 'error'}`, viewer }, body);
+}
+
 function ring(score: number, label: string): Html {
   const c = 2 * Math.PI * 52;
   const filled = (c * score) / 100;

@@ -4,9 +4,15 @@ import { recommendBundle } from '../../../shared/audits/bundles.ts';
 import { listProducts } from '../../../shared/audits/products.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { elapsedLabel, phaseLabel } from '../../../shared/scans/phases.ts';
-import { getScan, requestScan, vetTargetUrl } from '../../../shared/scans/scans.ts';
+import { getScan, requestScan, targetErrorStatus, vetTargetUrl } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult, presentScanA } from '../../presenters/scan.ts';
-import { renderHome, renderProgress, renderReport, renderScanFailed } from '../scan-page.ts';
+import {
+  renderErrorVerdict,
+  renderHome,
+  renderProgress,
+  renderReport,
+  renderScanFailed,
+} from '../scan-page.ts';
 import { formOf, html200, type PageKit, showBucket } from '../web.ts';
 
 // The free scan: the home page's form, the progress page and the shareable report at /r/:id.
@@ -113,6 +119,12 @@ export function scanRoutes(router: Router, { services, page, notFoundPage }: Pag
       }
       if (scan.status === 'failed') {
         html200(ctx, renderScanFailed(scan, web.viewer));
+        return;
+      }
+      const errorPage = targetErrorStatus(scan);
+      if (errorPage) {
+        const status = (errorPage.extra.httpStatus as number | null | undefined) ?? null;
+        html200(ctx, renderErrorVerdict(scan, status, web.viewer));
         return;
       }
       const a = presentScanA(scan);

@@ -74,3 +74,35 @@ describe('scan progress', () => {
     assert.match(text, /data-elapsed>1 min 1[5-9] s</);
   });
 });
+
+describe('scan report of an error page', () => {
+  it('gives the API’s verdict (not scored) and no audit upsell', async () => {
+    const id = await scanIn(null, 5);
+    // What the engine stores for a page that answered 404 (shared/scan-engine/engine.ts scoreModel).
+    const result = {
+      modelId: 'site-audit',
+      modelVersion: 'x',
+      overallScore: 0,
+      grade: 'F',
+      dimensions: [],
+      httpStatus: 404,
+      pageKind: 'error_status',
+    };
+    await sql`update scans set status = 'done', phase = null, finished_at = now(),
+              results = ${JSON.stringify({ 'site-audit': result, 'agent-readability': { ...result, modelId: 'agent-readability' } })}::jsonb
+              where id = ${id}`.execute(t.handle.db);
+    const page = await fetch(`${t.url}/r/${id}`, { headers: { accept: 'text/html' } });
+    assert.equal(page.status, 200);
+    const text = await page.text();
+    assert.match(text, /answered HTTP 404/);
+    assert.match(text, /not scored/);
+    assert.doesNotMatch(text, /Order the|Recommended:|grade F/);
+    // The API says the same of the same scan.
+    const key = await t.newKey('A', 'free');
+    const api = await fetch(`${t.url}/api/v1/scans/${id}?view=a`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    assert.equal(api.status, 422);
+    assert.equal(((await api.json()) as { code: string }).code, 'target_error_status');
+  });
+});
