@@ -253,7 +253,7 @@ export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertR
   const body = html`<p class="crumbs"><a href="/console/sites">Monitoring</a> › ${site.label}</p>
 <h1>${site.label}</h1>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · ${site.site_type === 'own' ? 'your site' : 'competitor'} · alert threshold ${site.alert_threshold} points</p>
-<section class="card"><h2>Latest scores ${scoreBadge(latest?.overall_score, 'Overall score')}</h2>${dims}
+<section class="card"><h2>Latest scores ${scoreBadge(latest?.overall_score, 'Overall score')}</h2><p class="muted small-text">Scored with the monitoring model. <a href="/docs/guides/scoring#which-score-is-which">Why the free scan shows a different number</a></p>${dims}
 ${latest?.issues.length ? html`<h3 class="sub">Issues</h3><ul class="findings issues">${latest.issues.map((i) => html`<li>${i}</li>`)}</ul>` : ''}</section>
 <section class="card"><h2>Score history</h2>${chart(`chart-site-${site.id}`, history, `Scores of ${site.label}`, true)}${history.length ? historyTable(`table-site-${site.id}`, history, `Scores of ${site.label}`) : ''}</section>
 ${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}`;

@@ -28,12 +28,16 @@ const SWAGGER_DIR = path.join(ROOT, 'node_modules', 'swagger-ui-dist');
 
 /** The guides, in reading order; a guide not listed here is not served. */
 export const GUIDES: { name: string; title: string }[] = [
-  { name: 'architecture', title: 'Architecture' },
-  { name: 'operations', title: 'Operations' },
-  { name: 'mcp', title: 'MCP' },
+  { name: 'console', title: 'Console' },
   { name: 'scoring', title: 'Scoring' },
   { name: 'monitoring', title: 'Monitoring' },
   { name: 'audits', title: 'Audits' },
+  { name: 'geo', title: 'GEO' },
+  { name: 'agent-analytics', title: 'Agent analytics' },
+  { name: 'b-sites', title: 'Agent sites' },
+  { name: 'mcp', title: 'MCP' },
+  { name: 'operations', title: 'Operations' },
+  { name: 'architecture', title: 'Architecture' },
   { name: 'benchmarks', title: 'Benchmarks' },
 ];
 
@@ -136,6 +140,20 @@ md.renderer.rules.image = (tokens, idx, options, env, self) => {
   return defaultImage
     ? defaultImage(tokens, idx, options, env, self)
     : self.renderToken(tokens, idx, options);
+};
+
+/** GitHub's heading anchors (`## Which score is which` -> `#which-score-is-which`), so links from pages land. */
+export function headingSlug(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s-]/gu, '')
+    .trim()
+    .replace(/\s/g, '-');
+}
+md.renderer.rules.heading_open = (tokens, idx, options, _env, self) => {
+  const inline = tokens[idx + 1];
+  if (inline?.type === 'inline') tokens[idx]!.attrSet('id', headingSlug(inline.content));
+  return self.renderToken(tokens, idx, options);
 };
 
 function layout(title: string, current: string, body: Html, head: Html = html``): Html {

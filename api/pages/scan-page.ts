@@ -121,6 +121,7 @@ export interface ReportView {
     grade: string;
     dimensions: { id: string; name: string; score: number; issues: string[]; passes: string[] }[];
     recommendation: Recommendation;
+    model: { id: string; version: string };
   };
   b: ModelScore;
   shareUrl: string;
@@ -164,6 +165,7 @@ export function renderReport(r: ReportView): string {
   <div class="score-head">${ring(a.overallScore, 'Overall score')}<div>
     <h1>Report for <span class="break">${scan.domain}</span></h1>
     <p class="muted"><a class="break" href="${scan.url}" rel="nofollow noopener noreferrer">${scan.url}</a> · scanned ${time(scannedAt)} · ${scan.mode} scan · grade ${a.grade}</p>
+    <p class="muted small-text">Scored with the ${a.model.id} model ${a.model.version}. <a href="/docs/guides/scoring#which-score-is-which">Why monitoring shows a different number</a></p>
   </div></div>
   <div class="share"><label for="share">Share this report</label><div class="row"><input id="share" type="text" readonly value="${r.shareUrl}"><button type="button" class="secondary" data-copy="share">Copy</button></div></div>
 </section>

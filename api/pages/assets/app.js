@@ -67,6 +67,25 @@
   }
 
   // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count'}.
+  // Dates read as the rest of the page does (UTC, "28 Nov 2026, 14:05 UTC"); the x axis spans
+  // the data (a single scan is a dot in a one-day window, not a two-year axis); legends show the
+  // latest values until a point is hovered.
+  const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+  const pad2 = (n) => String(n).padStart(2, '0');
+  const dayOf = (d) => `${d.getUTCDate()} ${MONTHS[d.getUTCMonth()]}`;
+  const clock = (d) => `${pad2(d.getUTCHours())}:${pad2(d.getUTCMinutes())}`;
+  const fullDate = (secs, daily) => {
+    const d = new Date(secs * 1000);
+    const date = `${dayOf(d)} ${d.getUTCFullYear()}`;
+    return daily ? date : `${date}, ${clock(d)} UTC`;
+  };
+  // 1234 -> "1,234"; 15300 -> "15.3k"; 1200000 -> "1.2M": short enough for the axis at any size.
+  const compact = (v) => {
+    const a = Math.abs(v);
+    if (a >= 1e6) return `${+(v / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;
+    if (a >= 1e4) return `${+(v / 1e3).toFixed(a >= 1e5 ? 0 : 1)}k`;
+    return Math.round(v).toLocaleString('en-GB');
+  };
   const charts = document.querySelectorAll('[data-chart]');
   if (charts.length && window.uPlot) {
     const css = getComputedStyle(document.documentElement);
@@ -79,31 +98,65 @@
     for (const el of charts) {
       const data = JSON.parse(el.getAttribute('data-chart'));
       const width = () => Math.max(240, el.clientWidth);
+      const daily = data.x.every((t) => t % 86400 === 0);
+      const hasData = (i) => data.series.some((s) => s.values[i] !== null && s.values[i] !== undefined);
+      const withData = data.x.map((_, i) => i).filter(hasData);
+      const first = withData.length ? data.x[withData[0]] : data.x[0];
+      const lastIdx = withData.length ? withData[withData.length - 1] : data.x.length - 1;
+      const last = data.x[lastIdx];
+      // Half a day either side of a lone point; a sliver of margin around a real span.
+      const margin = last > first ? (last - first) * 0.03 : 43200;
+      const spanDays = (last - first) / 86400;
       const opts = {
         width: width(),
         height: 200,
-        // Scores run 0-100; counts (data.y === 'count') start at 0 and grow with the data.
+        tzDate: (ts) => window.uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         scales: {
+          x: { time: true, range: () => [first - margin, last + margin] },
+          // Scores run 0-100; counts (data.y === 'count') start at 0 and grow with the data.
           y:
             data.y === 'count'
               ? { range: (_u, _min, max) => [0, Math.max(4, Math.ceil(max * 1.1))] }
               : { range: [0, 100] },
         },
         axes: [
-          { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' } },
-          { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' }, size: 40 },
+          {
+            stroke: palette[4],
+            grid: { stroke: 'rgba(128,128,128,.15)' },
+            values: (_u, splits) =>
+              splits.map((t) => {
+                const d = new Date(t * 1000);
+                return spanDays > 2 || daily ? dayOf(d) : `${dayOf(d)} ${clock(d)}`;
+              }),
+          },
+          {
+            stroke: palette[4],
+            grid: { stroke: 'rgba(128,128,128,.15)' },
+            size: 50,
+            values: (_u, splits) => splits.map(compact),
+          },
         ],
         series: [
-          {},
+          { value: (_u, v) => (v === null ? '–' : fullDate(v, daily)) },
           ...data.series.map((s, i) => ({
             label: s.label,
             stroke: colours[i % colours.length],
             width: i === 0 ? 2.5 : 1.5,
-            points: { show: data.x.length < 40 },
+            points: { show: withData.length < 40 },
             spanGaps: false,
+            value: (_u, v) => (v === null || v === undefined ? '–' : v.toLocaleString('en-GB')),
           })),
         ],
-        legend: { show: data.series.length > 1 },
+        legend: { show: true },
+        hooks: {
+          ready: [(u) => u.setLegend({ idx: lastIdx })],
+          // Off the chart, the legend goes back to the latest values instead of blanks.
+          setCursor: [
+            (u) => {
+              if (u.cursor.idx === null || u.cursor.idx === undefined) u.setLegend({ idx: lastIdx });
+            },
+          ],
+        },
       };
       el.setAttribute('data-drawn', 'true');
       made.push([el, new window.uPlot(opts, [data.x, ...data.series.map((s) => s.values)], el), width]);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { chromium as playwright } from 'playwright-core';
-import { rewriteHref } from '../../../api/pages/docs.ts';
+import { headingSlug, rewriteHref } from '../../../api/pages/docs.ts';
 import { findChromium, STANDARD_ARGS } from '../../../worker/browser/chromium.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { skipUnlessBrowser } from '../../helpers/browser.ts';
@@ -51,10 +52,30 @@ describe('/docs', () => {
     const res = await fetch(`${t.url}/docs/guides/architecture`);
     assert.equal(res.status, 200);
     const page = await res.text();
-    assert.match(page, /<h1>Architecture<\/h1>/);
+    assert.match(page, /<h1 id="architecture">Architecture<\/h1>/);
     assert.match(page, /<table>/);
     assert.match(page, /<code>shared\/scan-engine\/<\/code>/);
     assert.doesNotMatch(page, /<script/);
+  });
+
+  it('serves every guide in docs/ from its menu: none answers 404', async () => {
+    const files = (await readdir('docs')).filter((f) => f.endsWith('.md')).map((f) => f.slice(0, -3));
+    const menu = await (await fetch(`${t.url}/docs`)).text();
+    for (const name of files) {
+      assert.ok(menu.includes(`href="/docs/guides/${name}"`), `${name} is in the menu`);
+      const res = await fetch(`${t.url}/docs/guides/${name}`);
+      assert.equal(res.status, 200, name);
+    }
+  });
+
+  it('gives headings GitHub’s anchors, so the pages’ links to a section land on it', async () => {
+    assert.equal(headingSlug('Which score is which'), 'which-score-is-which');
+    assert.equal(
+      headingSlug('Site audit (variant A, `site-audit` 1.1.0)'),
+      'site-audit-variant-a-site-audit-110',
+    );
+    const page = await (await fetch(`${t.url}/docs/guides/scoring`)).text();
+    assert.match(page, /<h2 id="which-score-is-which">Which score is which<\/h2>/);
   });
 
   it('answers an unknown guide, asset or a path outside docs/ with 404', async () => {
