@@ -159,7 +159,9 @@
         },
       };
       el.setAttribute('data-drawn', 'true');
-      made.push([el, new window.uPlot(opts, [data.x, ...data.series.map((s) => s.values)], el), width]);
+      const plot = new window.uPlot(opts, [data.x, ...data.series.map((s) => s.values)], el);
+      el.chart = plot; // for tests and the curious: the chart's scales and axis labels
+      made.push([el, plot, width]);
     }
     window.addEventListener('resize', () => {
       for (const [, plot, width] of made) plot.setSize({ width: width(), height: 200 });
