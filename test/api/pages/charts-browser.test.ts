@@ -65,7 +65,11 @@ async function draw(page: Page, data: object): Promise<Drawn> {
   await page.goto(`${server.origin}/chart`);
   await page.waitForSelector('#c[data-drawn]');
   return page.evaluate(() => {
-    const u = (document.getElementById('c') as unknown as { chart: any }).chart;
+    type Plot = {
+      scales: { x: { min: number; max: number } };
+      axes: { _values?: string[] }[];
+    };
+    const u = (document.getElementById('c') as unknown as { chart: Plot }).chart;
     return {
       min: u.scales.x.min,
       max: u.scales.x.max,

@@ -593,7 +593,10 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
       assert.ok((await page.locator(`h3:has-text("${name}")`).count()) >= 1, name);
     assert.equal(await page.locator('section.dim[id^=dim-]').count(), 7);
     assert.match(text, /Recommended: /);
-    assert.match(text, /Scored with the site-audit model \d+\.\d+\.\d+\. Why monitoring shows a different number/);
+    assert.match(
+      text,
+      /Scored with the site-audit model \d+\.\d+\.\d+\. Why monitoring shows a different number/,
+    );
     assert.match(text, /Agent readability/);
     assert.equal(await page.locator('section.dim[id^=agent-]').count(), 5);
     assert.ok((await page.locator('ul.issues li').count()) > 0, 'issues are listed');
