@@ -73,8 +73,8 @@ async function draw(page: Page, data: object): Promise<Drawn> {
     return {
       min: u.scales.x.min,
       max: u.scales.x.max,
-      xLabels: u.axes[0]._values ?? [],
-      yLabels: u.axes[1]._values ?? [],
+      xLabels: u.axes[0]?._values ?? [],
+      yLabels: u.axes[1]?._values ?? [],
       legend: [...document.querySelectorAll('#c .u-legend .u-value')].map((e) => e.textContent ?? ''),
     };
   });
