@@ -93,7 +93,6 @@ class WarmChild {
     this.proc.stderr?.setEncoding('utf8');
     this.proc.stderr?.on('data', (chunk: string) => {
       this.stderr = (this.stderr + chunk).slice(-4000);
-      if (process.env.DBG) process.stderr.write(chunk);
     });
     this.proc.on('error', () => {}); // reported by the run through 'exit' or its send failing
     this.proc.once('exit', () => {
