@@ -65,7 +65,17 @@ export function renderMessage(
   );
 }
 
-export function renderCheckInbox(email: string, what: 'signup' | 'reset'): string {
+/** Where the link went: "Check your inbox", or, without SMTP, that it went to the operator's log. */
+export function renderCheckInbox(email: string, what: 'signup' | 'reset', mailDelivered: boolean): string {
+  if (!mailDelivered) {
+    const link =
+      what === 'signup' ? 'the link that finishes creating your account' : 'the password reset link';
+    const text = html`<p>This server does not send email (its operator has not set up <code>SMTP_URL</code>), so ${link}${what === 'reset' ? html`, if <strong>${email}</strong> belongs to an account,` : html` for <strong>${email}</strong>`} was written to the server's log instead.</p><p>Ask the person who runs this server for the link. ${what === 'signup' ? 'It works for 24 hours.' : 'It works for one hour.'}</p>`;
+    return renderPage(
+      { title: 'Ask the operator for your link' },
+      authCard('Ask the operator for your link', html`<div role="status">${text}</div>`),
+    );
+  }
   const text =
     what === 'signup'
       ? html`<p>We sent an email to <strong>${email}</strong>. Open the link in it to finish creating your account; it works for 24 hours.</p><p class="muted">Nothing arrived? Check your spam folder, or <a href="/signup">try again</a>.</p>`

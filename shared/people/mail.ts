@@ -22,6 +22,8 @@ export interface Mailer {
    * logged for the operator instead of failing the person's request.
    */
   dispatch(mail: Mail): void;
+  /** False when SMTP_URL is not set: mail goes to the operator's log, and pages must say so. */
+  readonly delivers: boolean;
 }
 
 const transports = new Map<string, Transporter>();
@@ -40,7 +42,7 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
         'email (SMTP_URL is not set, so it is written here instead of sent)',
       );
     };
-    return { send, dispatch: detached(send) };
+    return { send, dispatch: detached(send), delivers: false };
   }
   let transport = transports.get(url);
   if (!transport) {
@@ -52,5 +54,5 @@ export function createMailer(config: Pick<Config, 'SMTP_URL' | 'MAIL_FROM'>, log
     await t.sendMail({ from: config.MAIL_FROM, to: mail.to, subject: mail.subject, text: mail.text });
     log.info({ mail: { to: mail.to, subject: mail.subject } }, 'email sent');
   };
-  return { send, dispatch: detached(send) };
+  return { send, dispatch: detached(send), delivers: true };
 }

@@ -142,7 +142,7 @@ export function authRoutes(router: Router, { services, deps, page, startSession 
         return;
       }
       await requestSignup(deps, email, password);
-      html200(ctx, renderCheckInbox(email, 'signup'));
+      html200(ctx, renderCheckInbox(email, 'signup', deps.mailer.delivers));
     }),
   );
 
@@ -234,7 +234,7 @@ export function authRoutes(router: Router, { services, deps, page, startSession 
         return;
       }
       await requestReset(deps, email);
-      html200(ctx, renderCheckInbox(email, 'reset'));
+      html200(ctx, renderCheckInbox(email, 'reset', deps.mailer.delivers));
     }),
   );
   router.get(
