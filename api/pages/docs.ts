@@ -67,6 +67,9 @@ header.top nav a[aria-current="page"] { color: var(--ink); font-weight: 600; }
 main.guide { max-width: 52rem; margin: 0 auto; padding: 1.5rem; }
 main.guide pre { background: #f4f5f7; padding: .8rem 1rem; overflow-x: auto; border-radius: 6px; font-size: .88rem; line-height: 1.45; }
 main.guide code { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .92em; }
+/* Long paths and identifiers wrap on a phone instead of widening the page; code blocks scroll. */
+main.guide { overflow-wrap: break-word; }
+main.guide :not(pre) > code { overflow-wrap: anywhere; }
 main.guide table { border-collapse: collapse; margin: 1rem 0; display: block; overflow-x: auto; }
 main.guide th, main.guide td { border: 1px solid var(--line); padding: .35rem .6rem; text-align: left; vertical-align: top; }
 main.guide img { max-width: 100%; }
