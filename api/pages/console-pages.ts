@@ -5,6 +5,7 @@ import { type Html, html } from '../../shared/html.ts';
 import type { SiteWithHistory } from '../../shared/monitoring/history.ts';
 import { keyShownOnce } from './auth-pages.ts';
 import { band, csrfField, notice, renderPage, scoreBadge, time, type Viewer } from './layout.ts';
+import { type ManageView, manageSite } from './site-manage.ts';
 
 // The account console: overview, API keys, account, and for variant A monitoring and audits.
 
@@ -203,7 +204,14 @@ export function renderSites(
     /** The live link is stored hashed: its prefix, and the full URL only right after a rotation. */
     statusPage: { prefix: string; newUrl?: string };
     alerts: AlertRow[];
-    form?: { url?: string; label?: string; siteType?: string; error?: string; added?: string };
+    form?: {
+      url?: string;
+      label?: string;
+      siteType?: string;
+      error?: string;
+      added?: string;
+      removed?: boolean;
+    };
   },
 ): string {
   const f = d.form ?? {};
@@ -226,7 +234,7 @@ ${
     : html`<p class="muted">The live link starts <code>/status/${d.statusPage.prefix}…</code>. Links are stored like keys, so the full link is shown only when it is made.</p>`
 }
 <form method="post" action="/console/sites/status-link">${csrfField(viewer.csrf)}<button type="submit">New status page link</button></form></section>
-${f.added ? notice('ok', html`Added ${f.added}. Its first scan starts within a minute.`) : ''}
+${f.added ? notice('ok', html`Added ${f.added}. Its first scan starts within a minute.`) : ''}${f.removed ? notice('ok', 'Site removed, with its history and alerts.') : ''}
 <section class="sites">${cards.length ? cards : html`<p class="muted">No sites yet: add your first below.</p>`}</section>
 <section class="card" aria-labelledby="add-title"><h2 id="add-title">Add a site</h2>
 ${f.error ? notice('error', f.error) : ''}
@@ -239,7 +247,11 @@ ${f.error ? notice('error', f.error) : ''}
   return renderPage({ title: 'Monitoring', viewer, section: 'sites', assets: ['uplot'] }, body);
 }
 
-export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertRow[] }): string {
+export function renderSite(
+  viewer: Viewer,
+  d: SiteWithHistory & { alerts: AlertRow[] },
+  manage: ManageView = {},
+): string {
   const { site, history } = d;
   const latest = history.at(-1);
   const dims = latest
@@ -256,7 +268,8 @@ export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertR
 <section class="card"><h2>Latest scores ${scoreBadge(latest?.overall_score, 'Overall score')}</h2><p class="muted small-text">Scored with the monitoring model. <a href="/docs/guides/scoring#which-score-is-which">Why the free scan shows a different number</a></p>${dims}
 ${latest?.issues.length ? html`<h3 class="sub">Issues</h3><ul class="findings issues">${latest.issues.map((i) => html`<li>${i}</li>`)}</ul>` : ''}</section>
 <section class="card"><h2>Score history</h2>${chart(`chart-site-${site.id}`, history, `Scores of ${site.label}`, true)}${history.length ? historyTable(`table-site-${site.id}`, history, `Scores of ${site.label}`) : ''}</section>
-${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}`;
+${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}
+${manageSite(viewer, site, manage)}`;
   return renderPage({ title: site.label, viewer, section: 'sites', assets: ['uplot'] }, body);
 }
 

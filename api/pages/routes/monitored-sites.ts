@@ -5,7 +5,7 @@ import { rotateStatusToken } from '../../../shared/accounts/status-token.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { recentAlerts, sitesWithHistory } from '../../../shared/monitoring/history.ts';
 import { addSite, statusPageUrl } from '../../../shared/monitoring/sites.ts';
-import { renderNoPlan, renderSite, renderSites } from '../console-pages.ts';
+import { renderNoPlan, renderSites } from '../console-pages.ts';
 import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // Monitoring in the console (variant A): the account's monitored sites with their history and
@@ -41,7 +41,11 @@ export function siteRoutes(router: Router, { services, signedIn, notFoundPage }:
 
   router.get(
     '/console/sites',
-    signedIn(async (ctx, web) => (isVariant(web, 'A') ? sitesPage(ctx, web) : notFoundPage(ctx, web))),
+    signedIn(async (ctx, web) =>
+      isVariant(web, 'A')
+        ? sitesPage(ctx, web, ctx.query.removed === '1' ? { removed: true } : undefined)
+        : notFoundPage(ctx, web),
+    ),
   );
   router.post(
     '/console/sites',
@@ -65,22 +69,6 @@ export function siteRoutes(router: Router, { services, signedIn, notFoundPage }:
       if (!isVariant(web, 'A')) return notFoundPage(ctx, web);
       const token = await rotateStatusToken(db, accountOf(web));
       await sitesPage(ctx, web, undefined, 200, token ? statusPageUrl(config, token) : undefined);
-    }),
-  );
-  router.get(
-    '/console/sites/:id',
-    signedIn(async (ctx, web) => {
-      const id = ctx.params.id!;
-      if (!isVariant(web, 'A') || !/^\d{1,18}$/.test(id)) return notFoundPage(ctx, web);
-      const [site] = await sitesWithHistory(db, accountOf(web), { siteId: id });
-      if (!site) return notFoundPage(ctx, web);
-      html200(
-        ctx,
-        renderSite(viewerOf(web), {
-          ...site,
-          alerts: await recentAlerts(db, accountOf(web), { siteId: id }),
-        }),
-      );
     }),
   );
 }
