@@ -264,6 +264,7 @@ export function renderSite(
     : html`<p class="muted">Not scanned yet: the first scan is due ${time(site.next_scan_due_at)}.</p>`;
   const body = html`<p class="crumbs"><a href="/console/sites">Monitoring</a> › ${site.label}</p>
 <h1>${site.label}</h1>
+<p><a href="/console/sites/${site.id}/geo">GEO: answer-engine visibility, checks and prompts</a></p>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · ${site.site_type === 'own' ? 'your site' : 'competitor'} · alert threshold ${site.alert_threshold} points</p>
 <section class="card"><h2>Latest scores ${scoreBadge(latest?.overall_score, 'Overall score')}</h2><p class="muted small-text">Scored with the monitoring model. <a href="/docs/guides/scoring#which-score-is-which">Why the free scan shows a different number</a></p>${dims}
 ${latest?.issues.length ? html`<h3 class="sub">Issues</h3><ul class="findings issues">${latest.issues.map((i) => html`<li>${i}</li>`)}</ul>` : ''}</section>

@@ -7,6 +7,7 @@ import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audits.ts';
 import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/console.ts';
+import { geoRoutes } from './routes/geo.ts';
 import { monitoredSiteRoutes } from './routes/monitored-site.ts';
 import { siteRoutes } from './routes/monitored-sites.ts';
 import { scanRoutes } from './routes/scan.ts';
@@ -39,6 +40,7 @@ export function pageRoutes(services: Services): Middleware {
   consoleRoutes(router, kit);
   siteRoutes(router, kit);
   monitoredSiteRoutes(router, kit);
+  geoRoutes(router, kit);
   auditRoutes(router, kit);
   agentSiteRoutes(router, kit);
   // Any other console address: a not-found page with the console's navigation (after sign-in).

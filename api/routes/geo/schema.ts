@@ -80,7 +80,7 @@ const RunHeader = {
   runId: z.string(),
   kind: z.enum(['visibility', 'sov']),
   status: z.enum(['queued', 'running', 'done', 'failed', 'skipped']),
-  trigger: z.enum(['api', 'schedule', 'mcp']),
+  trigger: z.enum(['api', 'schedule', 'mcp', 'console']),
   siteId: z.number().int(),
   providers: z.array(z.string()),
   runsPerPrompt: z.number().int(),

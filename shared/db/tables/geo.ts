@@ -29,7 +29,7 @@ export type GeoCheckRow = Selectable<GeoChecksTable>;
 
 export type GeoRunKind = 'visibility' | 'sov';
 export type GeoRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped';
-export type GeoRunTrigger = 'api' | 'schedule' | 'mcp';
+export type GeoRunTrigger = 'api' | 'schedule' | 'mcp' | 'console';
 
 export interface GeoRunSite {
   id: number;
