@@ -45,7 +45,10 @@ function consoleNav(viewer: Viewer, section: string | undefined): Html {
           ['sites', '/console/sites', 'Monitoring'],
           ['audits', '/console/audits', 'Audits'],
         ] as [string, string, string][])
-      : ([['agent-sites', '/console/agent-sites', 'Agent traffic']] as [string, string, string][])),
+      : ([
+          ['agent-sites', '/console/agent-sites', 'Agent traffic'],
+          ['webhooks', '/console/webhooks', 'Webhooks'],
+        ] as [string, string, string][])),
     ['account', '/console/account', 'Account'],
   ];
   return html`<nav class="tabs" aria-label="Console">${items.map(

@@ -11,6 +11,7 @@ import { geoRoutes } from './routes/geo.ts';
 import { monitoredSiteRoutes } from './routes/monitored-site.ts';
 import { siteRoutes } from './routes/monitored-sites.ts';
 import { scanRoutes } from './routes/scan.ts';
+import { webhookRoutes } from './routes/webhooks.ts';
 import { pageKit } from './web.ts';
 
 /**
@@ -41,6 +42,7 @@ export function pageRoutes(services: Services): Middleware {
   siteRoutes(router, kit);
   monitoredSiteRoutes(router, kit);
   geoRoutes(router, kit);
+  webhookRoutes(router, kit);
   auditRoutes(router, kit);
   agentSiteRoutes(router, kit);
   // Any other console address: a not-found page with the console's navigation (after sign-in).

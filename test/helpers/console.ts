@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { setSubscription } from '../../shared/accounts/accounts.ts';
 import { loadConfig } from '../../shared/config.ts';
+import type { ApiTier } from '../../shared/db/tables/accounts.ts';
 import type { Plan } from '../../shared/db/tables/subscriptions.ts';
 import { createLogger } from '../../shared/logger.ts';
 import { createMailer } from '../../shared/people/mail.ts';
@@ -22,11 +23,16 @@ export interface ConsolePerson {
   ): Promise<{ status: number; text: string; location: string | null }>;
 }
 
-/** A variant A person (tier agent) signed in, with `plan` set when given. */
-export async function signedInPerson(t: TestApi, email: string, plan?: Plan): Promise<ConsolePerson> {
+/** A person signed in: variant A tier agent unless `tier` says otherwise, with `plan` set when given. */
+export async function signedInPerson(
+  t: TestApi,
+  email: string,
+  opts: { plan?: Plan; tier?: ApiTier } = {},
+): Promise<ConsolePerson> {
+  const { plan, tier = 'agent' } = opts;
   const config = loadConfig({ ...process.env, PUBLIC_SITE_URL: t.url });
   const mailer = createMailer({ MAIL_FROM: 'x@sightline.test' }, createLogger('test', undefined, 'silent'));
-  const invite = await createInvite({ db: t.handle.db, config }, { email, tier: 'agent' });
+  const invite = await createInvite({ db: t.handle.db, config }, { email, tier });
   const made = await acceptInvite(
     { db: t.handle.db, config, mailer },
     invite.link.split('/invite/')[1]!,

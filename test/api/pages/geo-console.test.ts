@@ -58,7 +58,7 @@ async function until(
 
 describe('GEO in the console', () => {
   it('adds prompts, runs a check and a visibility run, and shows their results', async () => {
-    const me = await signedInPerson(t, 'geo@console.test', 'growth');
+    const me = await signedInPerson(t, 'geo@console.test', { plan: 'growth' });
     const added = await me.post('/console/sites', {
       url: `${site.origin}/`,
       label: 'Studio',
@@ -107,7 +107,7 @@ describe('GEO in the console', () => {
     assert.equal(stored.trigger, 'console');
     assert.ok(fake.requests.some((r) => r.prompt === 'Where can I buy a hand-made mug?'));
 
-    const other = await signedInPerson(t, 'other@console.test', 'growth');
+    const other = await signedInPerson(t, 'other@console.test', { plan: 'growth' });
     assert.equal((await other.get(geo)).status, 404);
     assert.equal((await other.post(`${geo}/check`, {})).status, 404);
 

@@ -28,7 +28,7 @@ const row = (id: string) =>
 
 describe('a monitored site in the console', () => {
   it('scans now, edits, pauses and resumes, and removes the site, as REST does', async () => {
-    const me = await signedInPerson(t, 'owner@site-actions.test', 'growth');
+    const me = await signedInPerson(t, 'owner@site-actions.test', { plan: 'growth' });
     const added = await addSite(t.api.services, me.accountId, { url: `${site.origin}/`, siteType: 'own' });
     const base = `/console/sites/${added.id}`;
 
@@ -89,7 +89,7 @@ describe('a monitored site in the console', () => {
     assert.equal((await row(added.id))?.status, 'active');
 
     // Another account's session finds nothing to act on.
-    const other = await signedInPerson(t, 'other@site-actions.test', 'growth');
+    const other = await signedInPerson(t, 'other@site-actions.test', { plan: 'growth' });
     for (const action of ['scan', 'status', 'settings', 'remove'])
       assert.equal(
         (await other.post(`${base}/${action}`, { label: 'x', status: 'paused' })).status,
