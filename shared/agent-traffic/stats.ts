@@ -24,31 +24,32 @@ export interface Window {
 const DAY_MS = 86400_000;
 
 /**
- * Where a window's counts begin: `since` moved to a UTC midnight. Pages, paths, AI referrals and
- * coverage are kept per UTC day only (sql/006, sql/019), so a start inside a day would let the agent
- * visits (hourly, agent_rollup_days) and the pages and referrals (from that day's midnight) of one
- * response cover different times. The first midnight at or after `since`, so nothing from before
- * `since` is counted; a window inside today (whose next midnight lies ahead) starts at today's.
- * Idempotent: a start already on a midnight stays.
+ * Where a window's counts begin: 00:00 UTC of the day that contains `since`. Pages, paths, AI
+ * referrals and coverage are kept per UTC day only (sql/006, sql/019), so every part of a response
+ * starts on that midnight (agent visits too, though they are kept per hour): one start for all, and
+ * no part of the day `since` names is dropped. Idempotent: a start on a midnight stays.
  */
-export function windowStart(w: Pick<Window, 'since' | 'until'>): Date {
+export function windowStart(w: Pick<Window, 'since'>): Date {
   const t = w.since.getTime();
-  const floor = Math.floor(t / DAY_MS) * DAY_MS;
-  const ceil = floor === t ? t : floor + DAY_MS;
-  return new Date(ceil <= w.until.getTime() ? ceil : floor);
+  return new Date(Math.floor(t / DAY_MS) * DAY_MS);
 }
+
+/** How the window's start relates to the `since` asked for (every windowed response says it). */
+export const WINDOW_RULE = 'utc-day-of-since';
 
 /** The window fields of every windowed response: where the counts begin, what was asked for, now. */
 export function windowFields(w: Window) {
   return {
     since: windowStart(w).toISOString(),
     requestedSince: (w.requested ?? w.since).toISOString(),
+    windowRule: WINDOW_RULE,
     until: w.until.toISOString(),
   };
 }
 
 /**
- * `since` as given, else 30 days before the database's now, moved to a UTC midnight (windowStart);
+ * `since` as given, else 30 days before the database's now, moved to the midnight of its UTC day
+ * (windowStart);
  * `requested` keeps the start asked for.
  */
 export async function resolveWindow(db: Kysely<Database>, since?: string, defaultDays = 30): Promise<Window> {
@@ -59,7 +60,7 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
   const r = rows[0]!;
   if (r.since > r.now)
     throw badRequest('since lies in the future.', [{ field: 'query.since', message: 'in the future' }]);
-  return { since: windowStart({ since: r.since, until: r.now }), until: r.now, requested: r.since };
+  return { since: windowStart(r), until: r.now, requested: r.since };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);

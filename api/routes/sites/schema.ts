@@ -52,16 +52,19 @@ export const WindowQuery = z.object({
     .refine((s) => Date.parse(s) >= EARLIEST_EVENT_MS, 'must be 2000-01-01T00:00:00Z or later')
     .optional()
     .describe(
-      'ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now. Counts begin at the first UTC midnight at or after it (the response’s `since`)',
+      'ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now. Counts begin at 00:00 UTC of the day that contains it (the response’s `since`)',
     ),
 });
 
 // The window of /stats, /agents, /pages and /insights (shared/agent-traffic/stats.ts windowStart).
 const windowFields = {
   since: iso.describe(
-    'Start of the window every count covers: the requested `since` moved to a UTC midnight, the first at or after it (today’s for a window inside today), as pages, AI referrals and coverage are kept per UTC day',
+    'Start of the window every count covers: 00:00 UTC of the day that contains the requested `since`, as pages, AI referrals and coverage are kept per UTC day',
   ),
   requestedSince: iso.describe('`since` as asked for, or the default (30 days before now)'),
+  windowRule: z
+    .literal('utc-day-of-since')
+    .describe('How `since` follows from `requestedSince`: the start of its UTC day'),
   until: iso,
 };
 
