@@ -25,6 +25,10 @@ function summaryText(s: ImportSummary): string[] {
     `${s.source} (${s.format}): ${s.lines} lines, ${s.requests} requests, ${s.badLines} bad lines in ${s.seconds} s`,
     `  agents ${s.agents} (new ${s.stored}, already stored ${s.duplicates}), AI referrals ${s.aiReferrals}, humans ${s.humansIgnored}, other bots ${s.botsIgnored}, past retention ${s.expired}`,
   ];
+  if (s.pendingVerification > 0)
+    out.push(
+      `  ${s.pendingVerification} agent visits wait for their reverse-DNS check (verification pending): a running worker settles them`,
+    );
   for (const b of s.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
   return out;
 }

@@ -18,6 +18,7 @@ import { createUrlPolicy } from '../net/url-policy.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
 import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
 import { aiReferral, engine } from './referrals.ts';
+import { requestVerification } from './verify-pending.ts';
 
 // The one ingestion pipeline behind both doors (POST /api/v1/collect and `sightline logs
 // import`): classify each request, verify the agents, and store agent events, AI referrals,
@@ -53,6 +54,8 @@ export interface IngestCounts {
   bots_ignored: number;
   /** Older than the raw-event retention: neither stored nor rolled up (see ingest). */
   expired: number;
+  /** Of `stored`, the events waiting for reverse DNS (verify_agent_visits settles them). */
+  pending_verification: number;
 }
 
 export type IngestSource = 'collect' | 'import';
@@ -228,9 +231,10 @@ export async function ingest(
     humans_ignored: 0,
     bots_ignored: 0,
     expired: batch.length - requests.length,
+    pending_verification: 0,
   };
   const agents: AgentRow[] = [];
-  const pending: Promise<void>[] = [];
+  const signatures: Promise<void>[] = [];
   const referrals: { req: IngestRequest; platform: string; host: string }[] = [];
   const origin = new URL(site.url).origin;
   const signedVisits: Promise<{ req: IngestRequest; agentUrl: string | null }>[] = [];
@@ -257,10 +261,12 @@ export async function ingest(
           ? { method: req.method, url: origin + req.path, headers: req.headers, at: req.time }
           : null;
       const input = { agent: row.agent, platform, ip: req.ip, signed };
+      // No network wait here but a signature's key directory (cached): a visit only reverse DNS
+      // can verify is stored `pending` and settled by the verify_agent_visits job.
       const quick = quickVerification(verifier, input);
       if (quick) row.verification = quick;
       else
-        pending.push(
+        signatures.push(
           verifyVisit(verifier, input).then((v) => {
             row.verification = v;
           }),
@@ -311,7 +317,7 @@ export async function ingest(
       confidence: 1,
     });
   }
-  if (pending.length) await Promise.all(pending);
+  if (signatures.length) await Promise.all(signatures);
   for (const a of agents) {
     // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
     a.confidence =
@@ -382,7 +388,7 @@ export async function ingest(
     const ips = textArray(agents.map((a) => a.req.ip));
     const kindNumbers = plainArray(kindOf);
     const insert = (skipDuplicates: boolean) =>
-      sql<{ inserted: number }>`
+      sql<{ inserted: number; pending: number }>`
       with input as (
         select ${time} as time, decode(t.hash, 'hex') as hash, c.method, t.path, t.status, t.ip, c.user_agent,
           c.platform, c.agent, c.type, c.verification, c.confidence
@@ -433,9 +439,9 @@ export async function ingest(
           count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
         from ins group by 2, 3, 4
       )
-      select count(*)::int as inserted from ins`;
+      select count(*)::int as inserted, count(*) filter (where verification = 'pending')::int as pending from ins`;
     let skipDuplicates = sitesWithDuplicates.has(site.id);
-    let result: QueryResult<{ inserted: number }>;
+    let result: QueryResult<{ inserted: number; pending: number }>;
     let remade = false;
     for (;;) {
       try {
@@ -456,10 +462,12 @@ export async function ingest(
     }
     const { rows } = result;
     counts.stored = rows[0]?.inserted ?? 0;
+    counts.pending_verification = rows[0]?.pending ?? 0;
     counts.duplicates = agents.length - counts.stored;
     if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
     else sitesWithDuplicates.delete(site.id);
     if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
+    if (counts.pending_verification > 0) requestVerification(db);
   }
 
   if (referrals.length) {

@@ -8,9 +8,25 @@ import { foldPages } from './page-rollups.ts';
 // with tens of millions of events answers as fast as a small one. Visits count what the user
 // agent claims; `verification` says how much of it is proven (and how much is spoofed).
 
-export const VERIFICATIONS: Verification[] = ['signature', 'ip', 'rdns', 'none', 'spoofed'];
+export const VERIFICATIONS: Verification[] = [
+  'signature',
+  'ip',
+  'rdns',
+  'none',
+  'pending',
+  'unverified',
+  'spoofed',
+];
 export type VerificationMix = Record<Verification, number>;
-const emptyMix = (): VerificationMix => ({ signature: 0, ip: 0, rdns: 0, none: 0, spoofed: 0 });
+const emptyMix = (): VerificationMix => ({
+  signature: 0,
+  ip: 0,
+  rdns: 0,
+  none: 0,
+  pending: 0,
+  unverified: 0,
+  spoofed: 0,
+});
 const verifiedOf = (m: VerificationMix) => m.signature + m.ip + m.rdns;
 const pct = (part: number, whole: number) => (whole ? Math.round((1000 * part) / whole) / 10 : 0);
 
@@ -146,6 +162,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     verifiedVisits: verifiedOf(mix),
     verifiedShare: pct(verifiedOf(mix), total),
     spoofedVisits: mix.spoofed,
+    pendingVerification: mix.pending,
     verification: mix,
     platforms: [...platforms]
       .map(([platform, p]) => ({

@@ -38,9 +38,19 @@ const share = z.number().min(0).max(100).describe('Percent, one decimal');
 const platform = z
   .string()
   .describe('OpenAI, Anthropic, Perplexity, Google, Apple, Meta, Microsoft, ... or Other');
-const verificationEnum = z.enum(['signature', 'ip', 'rdns', 'none', 'spoofed']);
+const verificationEnum = z.enum(['signature', 'ip', 'rdns', 'none', 'pending', 'unverified', 'spoofed']);
 export const VerificationMix = z
-  .object({ signature: count, ip: count, rdns: count, none: count, spoofed: count })
+  .object({
+    signature: count,
+    ip: count,
+    rdns: count,
+    none: count,
+    pending: count.describe('Waiting for their reverse-DNS look-up (settled within minutes by the worker)'),
+    unverified: count.describe(
+      'Reverse DNS told nothing (a timeout, a resolver failure): retried later, never spoofed',
+    ),
+    spoofed: count,
+  })
   .meta({ id: 'VerificationMix' });
 
 export const WindowQuery = z.object({
@@ -76,6 +86,9 @@ export const SiteStats = z
     verifiedVisits: count,
     verifiedShare: share,
     spoofedVisits: count,
+    pendingVerification: count.describe(
+      'Visits whose reverse-DNS verification has not run yet (`verification.pending`)',
+    ),
     verification: VerificationMix,
     platforms: z.array(z.object({ platform, visits: count, share, verifiedShare: share })),
     types: z.array(

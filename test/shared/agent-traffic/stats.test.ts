@@ -179,7 +179,15 @@ describe('agent-traffic statistics', () => {
     const openai = res.body.platforms.find((p: { platform: string }) => p.platform === 'OpenAI');
     assert.equal(openai.visits, 35);
     assert.equal(openai.share, 70);
-    assert.deepEqual(openai.verification, { signature: 0, ip: 30, rdns: 0, none: 0, spoofed: 5 });
+    assert.deepEqual(openai.verification, {
+      signature: 0,
+      ip: 30,
+      rdns: 0,
+      none: 0,
+      pending: 0,
+      unverified: 0,
+      spoofed: 5,
+    });
     assert.equal(openai.agents[0].agent, 'GPTBot');
     assert.ok(openai.firstSeen < openai.lastSeen);
   });
