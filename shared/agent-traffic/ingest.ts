@@ -16,6 +16,7 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { pageKey } from './page-key.ts';
 import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
 import { aiReferral, engine } from './referrals.ts';
 import { requestVerification } from './verify-pending.ts';
@@ -29,7 +30,7 @@ import { requestVerification } from './verify-pending.ts';
 export interface IngestRequest {
   time: Date;
   method: string;
-  /** Path with query as requested; stored without the query. */
+  /** Path with query as requested; stored as its page key (pageKey: no query but a feed's). */
   path: string;
   status: number | null;
   ip: string | null;
@@ -155,12 +156,6 @@ async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<vo
 // Sites whose last batch in this process held requests already stored (a re-import, a retried
 // batch): their next batch is inserted with ON CONFLICT DO NOTHING at once.
 const sitesWithDuplicates = new Set<string>();
-
-const stripQuery = (p: string) => {
-  const q = p.indexOf('?');
-  const path = (q >= 0 ? p.slice(0, q) : p) || '/';
-  return path.length > 2048 ? path.slice(0, 2048) : path;
-};
 
 // Array literals written here rather than by the pg driver, which quotes and escapes every
 // element with two regular expressions (its arrayString was about a tenth of a logs import's Node
@@ -383,7 +378,7 @@ export async function ingest(
     // The per-event arrays as array literals, written once (a retry after 23505 sends them again).
     const timeList = exactMs ? plainArray(ms) : textArray(agents.map((a) => a.req.time.toISOString()));
     const hashes = plainArray(agents.map((a) => hashHexOf(a.req)));
-    const paths = textArray(agents.map((a) => stripQuery(a.req.path)));
+    const paths = textArray(agents.map((a) => pageKey(a.req.path)));
     const statuses = plainArray(agents.map((a) => a.req.status));
     const ips = textArray(agents.map((a) => a.req.ip));
     const kindNumbers = plainArray(kindOf);
@@ -479,7 +474,7 @@ export async function ingest(
           ${referrals.map((r) => hashOf(r.req))}::bytea[],
           ${referrals.map((r) => r.platform)}::text[],
           ${referrals.map((r) => r.host.slice(0, 255))}::text[],
-          ${referrals.map((r) => stripQuery(r.req.path))}::text[])
+          ${referrals.map((r) => pageKey(r.req.path))}::text[])
         on conflict do nothing
         returning time, platform, path
       )
