@@ -82,7 +82,11 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
-  await foldPages(db, site.id); // top pages read agent_path_totals (sql/019)
+  // Top pages: the folded path totals plus the site's pending counts (sql/018) read as they
+  // are, not folded first. One statement's snapshot sees a pending row either still pending or
+  // already folded (a fold deletes and upserts in one transaction), so each count is read once;
+  // and a reader never waits for a fold under way, nor writes: /stats stays as fast while the
+  // site is being imported. The pending rows are few (folds follow every 50,000 events).
   // Every part from the same UTC midnight: pages, referrals and coverage have no finer grain.
   const start = windowStart(w);
   const from = day(start);
@@ -93,8 +97,11 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
       select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
       from agent_rollup_days(${site.id}, ${start}::timestamptz) group by 1, 2, 3, 4`.execute(db),
     sql<{ path: string; visits: string }>`
-      select path, visits from agent_path_totals(${site.id}, ${from}::date)
-      order by visits desc, path limit 10`.execute(db),
+      select path, sum(visits)::bigint as visits from (
+        select path, visits from agent_path_totals(${site.id}, ${from}::date)
+        union all
+        select path, visits from agent_page_pending where site_id = ${site.id}::bigint and day >= ${from}::date
+      ) t group by path order by visits desc, path limit 10`.execute(db),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
       where site_id = ${site.id} and day >= ${from}::date
