@@ -64,6 +64,34 @@
     });
   }
 
+  // Counts on axes at any magnitude: 950, 12k, 1.2M (never cut to ",000").
+  const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+  window.sightlineFormatCount = (n) => compact.format(n);
+
+  // Long tables (data-page-size): the first rows, then a button shows the next page of them.
+  // Without JavaScript every row shows.
+  for (const table of document.querySelectorAll('table[data-page-size]')) {
+    const size = Number(table.getAttribute('data-page-size'));
+    const rows = [...(table.tBodies[0]?.rows ?? [])];
+    if (!(size > 0) || rows.length <= size) continue;
+    for (const r of rows.slice(size)) r.hidden = true;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'show-more';
+    if (table.id) button.setAttribute('aria-controls', table.id);
+    const label = () => {
+      const left = rows.filter((r) => r.hidden).length;
+      button.textContent = `Show ${Math.min(size, left)} more (${left} hidden)`;
+    };
+    label();
+    button.addEventListener('click', () => {
+      for (const r of rows.filter((x) => x.hidden).slice(0, size)) r.hidden = false;
+      if (rows.some((r) => r.hidden)) label();
+      else button.remove();
+    });
+    (table.closest('.table-wrap') ?? table).after(button);
+  }
+
   // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count'}.
   const charts = document.querySelectorAll('[data-chart]');
   if (charts.length && window.uPlot) {
@@ -89,7 +117,12 @@
         },
         axes: [
           { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' } },
-          { stroke: palette[4], grid: { stroke: 'rgba(128,128,128,.15)' }, size: 40 },
+          {
+            stroke: palette[4],
+            grid: { stroke: 'rgba(128,128,128,.15)' },
+            size: 48,
+            ...(data.y === 'count' ? { values: (_u, splits) => splits.map((v) => compact.format(v)) } : {}),
+          },
         ],
         series: [
           {},
