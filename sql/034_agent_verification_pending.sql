@@ -6,7 +6,8 @@ alter table agent_events drop constraint agent_events_verification_check;
 alter table agent_events add constraint agent_events_verification_check
   check (verification in ('signature', 'ip', 'rdns', 'none', 'pending', 'unverified', 'spoofed'));
 
--- What the job reads and settles: only unsettled events are in it, so it stays small.
+-- What the job settles: only unsettled events are in it. The job finds its work from the pending
+-- rows and from agent_rdns_checks' due retries, never by scanning the unverified ones.
 create index agent_events_unsettled_idx on agent_events (agent, ip)
   where verification in ('pending', 'unverified');
 
@@ -16,6 +17,7 @@ create index agent_events_unsettled_idx on agent_events (agent, ip)
 create table agent_rdns_checks (
   agent text not null,
   ip inet not null,
+  platform text not null,                          -- whose documented domains the look-up used
   verdict text not null check (verdict in ('rdns', 'spoofed', 'unverified')),
   attempts integer not null default 1,
   checked_at timestamptz not null default now(),

@@ -37,9 +37,12 @@ export async function pruneAgentEvents(
       db,
     );
   await sql`delete from rate_limit_weights where minute < now() - interval '2 hours'`.execute(db);
-  // Reverse-DNS verdicts are reused for a day and retried within one: a week-old one serves nothing.
-  const checks =
-    await sql`delete from agent_rdns_checks where checked_at < now() - interval '7 days'`.execute(db);
+  // Reverse-DNS verdicts are reused for a day and retried within one: a week-old one serves
+  // nothing, except a failure whose events still wait (agent_rdns_checks schedules their retries).
+  const checks = await sql`
+    delete from agent_rdns_checks c where c.checked_at < now() - interval '7 days'
+      and not exists (select 1 from agent_events e
+        where e.agent = c.agent and e.ip = c.ip and e.verification = 'unverified')`.execute(db);
   return {
     droppedPartitions: dropped,
     deletedEvents: Number(ev.numAffectedRows ?? 0),

@@ -35,24 +35,31 @@ export interface VerifyPendingResult {
   verdicts: Record<Verdict, number>;
 }
 
-/** Pairs with pending events, or unverified ones due for a retry, with any verdict still valid. */
+/**
+ * Pairs with pending events (with any verdict still valid for them), then pairs whose failed
+ * look-up is due for a retry (from agent_rdns_checks, so the unverified events, which may be
+ * many, are never scanned to find work).
+ */
 async function duePairs(db: Kysely<Database>, limit: number): Promise<DuePair[]> {
-  const { rows } = await sql<DuePair>`
+  const { rows: pending } = await sql<DuePair>`
     with e as (
-      select agent, min(platform) as platform, ip, bool_or(verification = 'pending') as pending
-      from agent_events where verification in ('pending', 'unverified')
-      group by agent, ip
+      select agent, min(platform) as platform, ip from agent_events where verification = 'pending'
+      group by agent, ip order by agent, ip limit ${limit}
     )
     select e.agent, e.platform, host(e.ip) as ip,
       case
         when c.verdict <> 'unverified' and c.checked_at > now() - make_interval(secs => ${VERDICT_TTL_S}) then c.verdict
         when c.verdict = 'unverified' and c.retry_at > now() then c.verdict
       end as cached
-    from e left join agent_rdns_checks c on c.agent = e.agent and c.ip = e.ip
-    where e.pending or c.retry_at is null or c.retry_at <= now()
-    order by e.agent, e.ip
-    limit ${limit}`.execute(db);
-  return rows;
+    from e left join agent_rdns_checks c on c.agent = e.agent and c.ip = e.ip`.execute(db);
+  if (pending.length >= limit) return pending;
+  const { rows: retries } = await sql<DuePair>`
+    select agent, platform, host(ip) as ip, null as cached from agent_rdns_checks
+    where verdict = 'unverified' and retry_at <= now() order by retry_at limit ${limit - pending.length}`.execute(
+    db,
+  );
+  const seen = new Set(pending.map((p) => `${p.agent}|${p.ip}`));
+  return [...pending, ...retries.filter((r) => !seen.has(`${r.agent}|${r.ip}`))];
 }
 
 /** Runs fn over items, at most `n` at a time. */
@@ -85,17 +92,17 @@ async function lookUp(verifier: Verifier, p: DuePair): Promise<Verdict> {
  */
 async function settle(
   db: Kysely<Database>,
-  pairs: { agent: string; ip: string; verdict: Verdict; lookedUp: boolean }[],
+  pairs: { agent: string; platform: string; ip: string; verdict: Verdict; lookedUp: boolean }[],
 ): Promise<number> {
   const col = <K extends keyof (typeof pairs)[number]>(k: K) => pairs.map((p) => p[k]);
   const { rows } = await sql<{ moved: number }>`
     with p as (
-      select * from unnest(${col('agent')}::text[], ${col('ip')}::inet[], ${col('verdict')}::text[],
-        ${pairs.map((p) => CONFIDENCE[p.verdict])}::real[], ${col('lookedUp')}::bool[])
-        as p(agent, ip, verdict, confidence, looked_up)
+      select * from unnest(${col('agent')}::text[], ${col('platform')}::text[], ${col('ip')}::inet[],
+        ${col('verdict')}::text[], ${pairs.map((p) => CONFIDENCE[p.verdict])}::real[], ${col('lookedUp')}::bool[])
+        as p(agent, platform, ip, verdict, confidence, looked_up)
     ), checks as (
-      insert into agent_rdns_checks as c (agent, ip, verdict, attempts, checked_at, retry_at)
-      select agent, ip, verdict, 1, now(),
+      insert into agent_rdns_checks as c (agent, ip, platform, verdict, attempts, checked_at, retry_at)
+      select agent, ip, platform, verdict, 1, now(),
         case when verdict = 'unverified' then now() + make_interval(secs => ${RETRY_BASE_S}) end
       from p where looked_up order by agent, ip
       on conflict (agent, ip) do update set
@@ -175,6 +182,7 @@ export async function verifyPendingVisits(
     );
     const pairs = due.map((p, i) => ({
       agent: p.agent,
+      platform: p.platform,
       ip: p.ip,
       verdict: verdicts[i]!,
       lookedUp: !p.cached,
