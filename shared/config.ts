@@ -81,6 +81,7 @@ const ConfigSchema = z.object({
   AGENT_VERIFY_RDNS: bool.default(true),
   AGENT_RDNS_TIMEOUT_MS: z.coerce.number().int().min(50).max(10_000).default(500),
   AGENT_RDNS_SERVERS: z.string().default(''),
+  AGENT_VERIFY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
   AGENT_IP_RANGES_DIR: z.string().optional(),
   // GEO answer engines (docs/geo.md). Each provider is available when its key (or, for the
   // OpenAI-compatible one, its base URL) is set; the key and base-URL names are the SDKs' own.

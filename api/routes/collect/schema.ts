@@ -65,6 +65,12 @@ export const CollectResult = z
       .describe(
         'Requests older than the raw-event retention (AGENT_EVENTS_RETENTION_DAYS): neither stored nor counted',
       ),
+    pending_verification: z
+      .number()
+      .int()
+      .describe(
+        'Of the events stored, those waiting for their reverse-DNS look-up (`verification: pending`): settled by the worker within minutes',
+      ),
     invalid: z.number().int().describe('Always 0: a batch with an invalid item is refused whole'),
   })
   .meta({ id: 'CollectResult' });
