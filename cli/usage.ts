@@ -22,7 +22,7 @@ export const logsUsage = `sightline logs import --site ID [--format auto|${LOG_F
 sightline logs import --report [--format ...] [--json] FILE...|-   (analyse only: any age, nothing stored, no database)`;
 
 export const scanUsage =
-  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--json]   (no server or database needed)';
+  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--allow-partial] [--json]   (no server or database needed)';
 
 export const sitesUsage = `sightline sites add --account ID --url URL [--label L] [--json]
 sightline sites list --account ID [--json]

@@ -11,7 +11,15 @@ import { precheckUrl, type UrlPolicy, urlPort } from './url-policy.ts';
 // documents, subresources, iframes, redirects, websockets — is checked against the URL policy at
 // connect time, exactly like safeFetch. Plain HTTP is forwarded (absolute-form requests and
 // websocket upgrades); https and wss arrive as CONNECT tunnels. Refusals answer 403 and are
-// recorded in `blocked`.
+// recorded in `blocked`. Answers the proxy makes itself (a refusal, an unreachable target) carry
+// PROXY_ANSWER_HEADER, so a browser load that ended on one is never mistaken for the site's page.
+
+/** Set on responses the proxy writes itself: `refused` (the URL policy) or `unreachable`. */
+export const PROXY_ANSWER_HEADER = 'x-sightline-proxy';
+const proxyAnswer = (status: number) => ({
+  'content-type': 'text/plain',
+  [PROXY_ANSWER_HEADER]: status === 403 ? 'refused' : 'unreachable',
+});
 
 export interface PolicyProxy {
   port: number;
@@ -159,14 +167,12 @@ function forwardRequest(proxy: ProxyState, req: http.IncomingMessage, res: http.
   }
   if (url.protocol !== 'http:') {
     proxy.block(url.href);
-    res.writeHead(403, { 'content-type': 'text/plain' }).end('Refused by the URL policy.');
+    res.writeHead(403, proxyAnswer(403)).end('Refused by the URL policy.');
     return;
   }
   const fail = (status: number) => {
     if (!res.headersSent)
-      res
-        .writeHead(status, { 'content-type': 'text/plain' })
-        .end(status === 403 ? 'Refused by the URL policy.' : '');
+      res.writeHead(status, proxyAnswer(status)).end(status === 403 ? 'Refused by the URL policy.' : '');
     else res.destroy();
   };
   connectChecked(proxy, url, url.href, fail, (socket) => {

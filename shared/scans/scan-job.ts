@@ -7,7 +7,7 @@ import type { JobContext } from '../jobs/job.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import { runScan, scanDeadlineMs } from './gather-and-score.ts';
-import { missingArtifacts } from './partial.ts';
+import { missingArtifacts, partialReasons } from './partial.ts';
 import { STARTING_PHASE } from './phases.ts';
 import { scanTopic } from './scans.ts';
 
@@ -51,6 +51,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     artifacts?: string;
     results?: string;
     missing?: string[];
+    reasons?: Record<string, string>;
   }) => {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -63,6 +64,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
           artifacts: values.artifacts ?? 'null',
           results: values.results ?? 'null',
           missing_artifacts: values.missing ?? [],
+          partial_reasons: toJsonb(values.reasons ?? {}),
         })
         .where('id', '=', scanId)
         .execute();
@@ -111,14 +113,15 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       return;
     }
     const missing = missingArtifacts(scan.mode, outcome.artifacts);
-    await finish({ status: 'done', ...outcome.jsonb, missing });
+    const reasons = partialReasons(scan.mode, outcome.artifacts);
+    await finish({ status: 'done', ...outcome.jsonb, missing, reasons });
     log.debug(
       {
         scanId,
         url: scan.url,
         mode: scan.mode,
         score: outcome.results['site-audit']?.overallScore,
-        ...(missing.length ? { partial: missing } : {}),
+        ...(missing.length ? { partial: reasons } : {}),
       },
       'scan done',
     );

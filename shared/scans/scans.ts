@@ -11,7 +11,7 @@ import { NetError } from '../net/net-error.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
 import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
-import { missingArtifacts } from './partial.ts';
+import { missingArtifacts, partialReasons } from './partial.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
 // the worker's completion signal. The same URL and mode scanned within the TTL is served from the
@@ -198,6 +198,9 @@ export async function insertFinishedScan(
       missing_artifacts: scan.error
         ? []
         : missingArtifacts(scan.mode, scan.artifacts as Record<string, unknown>),
+      partial_reasons: toJsonb(
+        scan.error ? {} : partialReasons(scan.mode, scan.artifacts as Record<string, unknown>),
+      ),
       started_at: sql<Date>`now() - make_interval(secs => ${scan.elapsedMs / 1000})`,
       finished_at: sql<Date>`now()`,
     })
@@ -218,6 +221,7 @@ const SCAN_COLUMNS = [
   'error',
   'results',
   'missing_artifacts',
+  'partial_reasons',
   'created_at',
   'started_at',
   'finished_at',
