@@ -34,7 +34,11 @@ export interface BSiteScanDeps {
 
 type Measured = ({ status: 'ok' } & BScores) | { status: 'down'; reason: string; code: string };
 
-/** Down means the page could not be fetched: no answer at all, or a server error (5xx). */
+/**
+ * Down means the page could not be fetched: no answer at all, or a server error (5xx). A dimension
+ * the model did not score (null: an error page has no content to grade) is absent from the
+ * scores, so it can neither drop nor recover.
+ */
 export function measureB(outcome: ScanOutcome): Measured {
   const page = outcome.artifacts.Page;
   if (!page || isGatherError(page)) {
@@ -45,7 +49,7 @@ export function measureB(outcome: ScanOutcome): Measured {
     return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
   const r = outcome.results[agentReadabilityModel.id] as ModelScore;
   const dimensions: BDimensionScores = {};
-  for (const d of r.dimensions) dimensions[d.id] = d.score ?? 0;
+  for (const d of r.dimensions) if (d.score !== null) dimensions[d.id] = d.score;
   return { status: 'ok', overall: r.overallScore, dimensions };
 }
 
