@@ -14,7 +14,10 @@ export interface Migration {
   file: string;
 }
 
-/** The explicit, ordered list: sql/NNN_name.sql, numbered without gaps. */
+/**
+ * The explicit, ordered list: sql/NNN_name.sql, each number once. Numbers may skip (parallel
+ * branches are given ranges of numbers), never repeat.
+ */
 export function listMigrations(dir = SQL_DIR): Migration[] {
   const list = fs
     .readdirSync(dir)
@@ -22,7 +25,8 @@ export function listMigrations(dir = SQL_DIR): Migration[] {
     .sort()
     .map((f) => ({ id: Number(f.slice(0, 3)), name: f.slice(4, -4), file: path.join(dir, f) }));
   list.forEach((m, i) => {
-    if (m.id !== i + 1) throw new Error(`migration numbering gap at ${path.basename(m.file)}`);
+    if (m.id < 1 || (i > 0 && m.id <= list[i - 1]!.id))
+      throw new Error(`migration number used twice (or 0) at ${path.basename(m.file)}`);
   });
   return list;
 }

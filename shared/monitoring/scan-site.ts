@@ -126,18 +126,21 @@ async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): P
   return outcome;
 }
 
-/** The scan before this one (any status) and the latest one that fetched the page. */
-async function scansBefore(trx: Transaction<Database>, siteId: string) {
-  const latest = (status?: 'ok') => {
+/**
+ * The scan before this one (any status) and the latest one of the same scan mode that fetched the
+ * page: drops compare like with like (a full scan scores a rendered page a quick one never sees).
+ */
+async function scansBefore(trx: Transaction<Database>, siteId: string, mode: ScanMode) {
+  const latest = (okOfMode?: ScanMode) => {
     let q = trx
       .selectFrom('monitor_scans')
-      .select(['status', 'overall_score', 'dimension_scores', 'model_version'])
+      .select(['status', 'overall_score', 'dimension_scores', 'model_version', 'scan_mode'])
       .where('site_id', '=', siteId);
-    if (status) q = q.where('status', '=', status);
+    if (okOfMode) q = q.where('status', '=', 'ok').where('scan_mode', '=', okOfMode);
     return q.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   };
   const previous = await latest();
-  const lastOk = previous?.status === 'ok' ? previous : await latest('ok');
+  const lastOk = previous?.status === 'ok' && previous.scan_mode === mode ? previous : await latest(mode);
   return { previous, lastOk };
 }
 
@@ -178,7 +181,7 @@ async function recordSlot(
         .executeTakeFirst();
       if (!row) return undefined;
       if (await slotRecorded(trx, site.id, input.dueAt)) return undefined;
-      const { previous, lastOk } = await scansBefore(trx, site.id);
+      const { previous, lastOk } = await scansBefore(trx, site.id, input.mode);
 
       const { id: scanId } = await insertFinishedScan(trx, {
         url: site.url,
@@ -214,6 +217,7 @@ async function recordSlot(
             measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
           ),
           model_version: monitoringModel.version,
+          scan_mode: input.mode,
         })
         .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
         .returning(['id', 'scanned_at'])
