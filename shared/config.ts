@@ -54,6 +54,7 @@ const ConfigSchema = z.object({
   WEBHOOK_DELIVERY_RETENTION_DAYS: z.coerce.number().int().min(1).default(30),
   IDEMPOTENCY_KEY_TTL_HOURS: z.coerce.number().int().min(1).default(24),
   MONITOR_ALERT_RETENTION_DAYS: z.coerce.number().int().min(1).default(90),
+  WATCH_HISTORY_RETENTION_DAYS: z.coerce.number().int().min(1).default(400),
   SCAN_CACHE_TTL_SECONDS: z.coerce.number().int().min(0).default(900),
   SCAN_WAIT_MS: z.coerce.number().int().min(0).max(120_000).default(25_000),
   SCAN_QUICK_DEADLINE_MS: z.coerce.number().int().min(1000).default(60_000),
