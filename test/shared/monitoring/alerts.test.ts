@@ -356,7 +356,9 @@ describe('monitoring alerts', () => {
     const good = await latest(own.id);
     assert.equal(good.scan_mode, 'quick');
     // The history as if scanned in full mode (a rendered page and Lighthouse): not comparable.
-    await sql`update monitor_scans set scan_mode = 'full' where site_id = ${String(own.id)}`.execute(t.handle.db);
+    await sql`update monitor_scans set scan_mode = 'full' where site_id = ${String(own.id)}`.execute(
+      t.handle.db,
+    );
     const drops = async () => (await alertsOf(own.id)).filter((a) => a.alert_type === 'score_drop').length;
     const before = await drops();
     modes['/shop'] = 'degraded';

@@ -292,7 +292,10 @@ describe('monitoring schedule', () => {
     assert.equal(duringChange, due, 'not claimed on the old (daily) period while the change is in flight');
     await fanout(asOf);
     const next = await nextDue(s.id);
-    assert.ok(next - asOf.getTime() > 3 * DAY, `claimed on the weekly period: next ${(next - asOf.getTime()) / HOUR} h on`);
+    assert.ok(
+      next - asOf.getTime() > 3 * DAY,
+      `claimed on the weekly period: next ${(next - asOf.getTime()) / HOUR} h on`,
+    );
     await waitForScans(s.id, 1);
     await waitUntilIdle();
   });
