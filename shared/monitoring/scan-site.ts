@@ -14,7 +14,8 @@ import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
+import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { deliverPendingAlerts } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
 
@@ -22,6 +23,9 @@ import { competitorStanding } from './standing.ts';
 // model, record the scan, decide the alerts (own sites only) and send them. Idempotent per
 // schedule slot: the job carries the slot it serves, and a re-run after a crash finds the
 // slot's row and only finishes sending what that run recorded.
+
+/** Own sites alert on drops of the monitoring model's scores; the competitor standing never drops. */
+const MONITOR_RULES: PointDropRules = { model: monitoringModel, skip: ['competitor'] };
 
 export const monitorTopic = (siteId: string) => `monitor:site:${siteId}`;
 
@@ -226,7 +230,7 @@ async function recordSlot(
 
       const decision =
         row.site_type === 'own'
-          ? decideAlerts({
+          ? decidePointDrops(MONITOR_RULES, {
               site: {
                 label: row.label,
                 alertThreshold: row.alert_threshold,
@@ -327,7 +331,7 @@ export async function monitorSite(
 const zeroScores = (): DimensionScores =>
   Object.fromEntries(monitoringModel.dimensions.filter((d) => d.id !== 'competitor').map((d) => [d.id, 0]));
 
-const scores = (s: { overall_score: number; dimension_scores: DimensionScores }): ScanScores => ({
+const scores = (s: { overall_score: number; dimension_scores: DimensionScores }): WatchScores => ({
   overall: s.overall_score,
   dimensions: s.dimension_scores,
 });

@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type BAlertInput, bAlertPayload, decideBAlerts } from '../../../shared/b-sites/alerts.ts';
-import { measureB } from '../../../shared/b-sites/scan-site.ts';
-import { agentReadabilityModel } from '../../../shared/scan-engine/models/agent-readability.ts';
-import type { ScanOutcome } from '../../../shared/scans/gather-and-score.ts';
+import { agentReadabilityModel } from '../../../../shared/scan-engine/models/agent-readability.ts';
+import { alertPayload } from '../../../../shared/watch/alerts.ts';
+import { decideThresholdAlerts, type ThresholdInput } from '../../../../shared/watch/rules/thresholds.ts';
 
-// The B threshold alert rules as a table: endpoint thresholds, previous scheduled scan, this scan
-// and the endpoint's open alerts in; alerts and open alerts out.
+// The threshold rules (B registered sites) as a table, with the agent-readability model as their
+// parameter: endpoint thresholds, previous scheduled scan, this scan and the endpoint's open alerts
+// in; alerts and open alerts out.
+
+const decideBAlerts = (input: ThresholdInput) => decideThresholdAlerts(agentReadabilityModel, input);
 
 const scores = (overall: number, over: Record<string, number> = {}) => ({
   overall,
@@ -29,7 +31,7 @@ type Row = {
   name: string;
   thresholds: Record<string, number>;
   previous: ReturnType<typeof scores> | null;
-  current: BAlertInput['current'];
+  current: ThresholdInput['current'];
   open?: string[];
   alerts: string[]; // type or type:dimension
   openAfter: string[];
@@ -164,7 +166,7 @@ const table: Row[] = [
   },
 ];
 
-describe('decideBAlerts', () => {
+describe('decideThresholdAlerts', () => {
   for (const row of table) {
     it(row.name, () => {
       const d = decideBAlerts({
@@ -191,7 +193,7 @@ describe('decideBAlerts', () => {
       open: [],
     });
     const at = new Date('2026-11-23T03:00:07.000Z');
-    const [drop, dim] = d.alerts.map((a) => bAlertPayload('https://docs.example/', a, at));
+    const [drop, dim] = d.alerts.map((a) => alertPayload('https://docs.example/', a, at));
     assert.deepEqual(drop, {
       event: 'monitoring.alert',
       site: 'https://docs.example/',
@@ -217,53 +219,5 @@ describe('decideBAlerts', () => {
     assert.equal(rec.dimension, null);
     assert.match(rec.message, /Citability score recovered to 66/);
     assert.equal(rec.delta, 25);
-  });
-});
-
-describe('measureB', () => {
-  // What the scan engine returns for a page that answers 404: the error page is graded 0 overall
-  // and its content dimensions are not computed (score null).
-  const errorPage = (status: number): ScanOutcome =>
-    ({
-      artifacts: { Page: { status, url: 'https://docs.example/gone', html: '', headers: {} } },
-      results: {
-        [agentReadabilityModel.id]: {
-          modelId: agentReadabilityModel.id,
-          modelVersion: agentReadabilityModel.version,
-          overallScore: 0,
-          grade: 'F',
-          pageKind: 'error_status',
-          dimensions: agentReadabilityModel.dimensions.map((d) => ({
-            id: d.id,
-            name: d.name,
-            weight: d.weight,
-            score: null,
-            notComputed: 'error_status',
-            issues: [],
-            passes: [],
-            checks: [],
-          })),
-        },
-      },
-    }) as unknown as ScanOutcome;
-
-  it('an unscored dimension is absent, not 0, and raises no dimension_drop', () => {
-    const measured = measureB(errorPage(404));
-    assert.equal(measured.status, 'ok');
-    if (measured.status !== 'ok') return;
-    assert.deepEqual(measured.dimensions, {});
-    const d = decideBAlerts({
-      label: 'Docs',
-      thresholds: { structure: 60, citability: 60 },
-      previous: scores(70, { structure: 70, citability: 70 }),
-      current: measured,
-      open: [],
-    });
-    assert.deepEqual(d.alerts, []);
-    assert.deepEqual(d.open, []);
-  });
-
-  it('a server error is down, whatever the model says', () => {
-    assert.equal(measureB(errorPage(503)).status, 'down');
   });
 });
