@@ -83,6 +83,7 @@ const ConfigSchema = z.object({
   WEBHOOK_DELIVERY_RETENTION_DAYS: int(1).default(30),
   IDEMPOTENCY_KEY_TTL_HOURS: int(1).default(24),
   MONITOR_ALERT_RETENTION_DAYS: int(1).default(90),
+  WATCH_HISTORY_RETENTION_DAYS: int(1).default(400),
   SCAN_CACHE_TTL_SECONDS: int(0).default(900),
   SCAN_WAIT_MS: ms(0, 120_000).default(25_000),
   SCAN_QUICK_DEADLINE_MS: ms(1000).default(60_000),
@@ -110,7 +111,7 @@ const ConfigSchema = z.object({
   AGENT_VERIFY_RDNS: bool.default(true),
   AGENT_RDNS_TIMEOUT_MS: ms(50, 10_000).default(500),
   AGENT_RDNS_SERVERS: z.string().default(''),
-  AGENT_VERIFY_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(16),
+  AGENT_VERIFY_CONCURRENCY: int(1, 256).default(16),
   AGENT_IP_RANGES_DIR: z.string().optional(),
   // GEO answer engines (docs/geo.md). Each provider is available when its key (or, for the
   // OpenAI-compatible one, its base URL) is set; the key and base-URL names are the SDKs' own.

@@ -15,9 +15,10 @@ import { agentReadabilityModel } from '../scan-engine/models/agent-readability.t
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
+import { type AlertDraft, alertPayload, type WatchScores } from '../watch/alerts.ts';
+import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
 import { deliverWebhook } from '../webhooks/deliver.ts';
 import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../webhooks/endpoints.ts';
-import { type BAlertDraft, type BScores, bAlertPayload, decideBAlerts } from './alerts.ts';
 
 // One scheduled (weekly) scan of one registered B site: gather and score with the scan engine,
 // store the scan, record the slot, decide each alert endpoint's threshold alerts and send them.
@@ -32,9 +33,13 @@ export interface BSiteScanDeps {
   browser: BrowserProvider;
 }
 
-type Measured = ({ status: 'ok' } & BScores) | { status: 'down'; reason: string; code: string };
+type Measured = ({ status: 'ok' } & WatchScores) | { status: 'down'; reason: string; code: string };
 
-/** Down means the page could not be fetched: no answer at all, or a server error (5xx). */
+/**
+ * Down means the page could not be fetched: no answer at all, or a server error (5xx). A dimension
+ * the model did not score (null: an error page has no content to grade) is absent from the
+ * scores, so it can neither drop nor recover.
+ */
 export function measureB(outcome: ScanOutcome): Measured {
   const page = outcome.artifacts.Page;
   if (!page || isGatherError(page)) {
@@ -45,7 +50,7 @@ export function measureB(outcome: ScanOutcome): Measured {
     return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
   const r = outcome.results[agentReadabilityModel.id] as ModelScore;
   const dimensions: BDimensionScores = {};
-  for (const d of r.dimensions) dimensions[d.id] = d.score ?? 0;
+  for (const d of r.dimensions) if (d.score !== null) dimensions[d.id] = d.score;
   return { status: 'ok', overall: r.overallScore, dimensions };
 }
 
@@ -132,11 +137,11 @@ export async function scanBSiteScheduled(
       .executeTakeFirst();
     if (!slot) return null; // another run recorded this slot first
 
-    const before: BScores | null =
+    const before: WatchScores | null =
       previous?.overall_score != null && previous.dimension_scores
         ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
         : null;
-    const raised: BAlertDraft[] = [];
+    const raised: AlertDraft[] = [];
     for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
       const open = await trx
         .selectFrom('webhook_open_alerts')
@@ -144,7 +149,7 @@ export async function scanBSiteScheduled(
         .where('webhook_id', '=', endpoint.id)
         .where('site_id', '=', site.id)
         .execute();
-      const decision = decideBAlerts({
+      const decision = decideThresholdAlerts(agentReadabilityModel, {
         label: site.label,
         thresholds: endpoint.threshold,
         previous: before,
@@ -252,7 +257,7 @@ export async function deliverPendingBAlerts(
       accountId: a.account_id,
       url: a.webhook_url,
       event: ALERT_EVENT,
-      payload: bAlertPayload(
+      payload: alertPayload(
         a.site_url,
         {
           metric: a.metric,

@@ -4,8 +4,8 @@ import type { Database } from '../db/database.ts';
 import type { Logger } from '../logger.ts';
 import { monitorAlerts } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
+import { alertPayload } from '../watch/alerts.ts';
 import { deliverWebhook } from '../webhooks/deliver.ts';
-import { alertPayload } from './alerts.ts';
 
 export const ALERT_EVENT = 'monitoring.alert';
 

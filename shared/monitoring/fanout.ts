@@ -13,7 +13,10 @@ import {
 // however many cron ticks were missed: after a day of downtime every site runs once, not once per
 // missed tick. Each batch is ONE statement: claim due rows (skip those another fan-out holds),
 // move each to its next slot (monitor_next_due: a fixed per-site phase spreads sites over the
-// period), and enqueue their jobs with one bulk graphile_worker.add_jobs call. Claim and enqueue
+// period), and enqueue their jobs with one bulk graphile_worker.add_jobs call. The period comes
+// from the subscription row the claim share-locks: a plan change in flight holds that row, so its
+// sites are skipped until it commits, and one committed meanwhile is re-read at the lock, never
+// rescheduled on the period it replaced. Claim and enqueue
 // commit together, so a crash loses neither. next_scan_due_at is in no index (sql/014), so the
 // reschedule is a HOT update in place: the claim scans the table, and no index is rewritten.
 
@@ -56,6 +59,7 @@ export async function fanOutDueSites(db: Kysely<Database>, opts: FanoutOptions):
            order by m.next_scan_due_at
            limit ${opts.batch}
              for update of m skip locked
+             for share of s skip locked
         ), claimed as (
           update monitored_sites m
              set next_scan_due_at = monitor_next_due(m.id, due.period, coalesce(${asOf}::timestamptz, now()))

@@ -14,7 +14,8 @@ import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import { type AlertDraft, decideAlerts, type ScanScores } from './alerts.ts';
+import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { deliverPendingAlerts } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
 
@@ -22,6 +23,9 @@ import { competitorStanding } from './standing.ts';
 // model, record the scan, decide the alerts (own sites only) and send them. Idempotent per
 // schedule slot: the job carries the slot it serves, and a re-run after a crash finds the
 // slot's row and only finishes sending what that run recorded.
+
+/** Own sites alert on drops of the monitoring model's scores; the competitor standing never drops. */
+const MONITOR_RULES: PointDropRules = { model: monitoringModel, skip: ['competitor'] };
 
 export const monitorTopic = (siteId: string) => `monitor:site:${siteId}`;
 
@@ -126,18 +130,21 @@ async function scanSite(deps: MonitorScanDeps, site: SiteRow, mode: ScanMode): P
   return outcome;
 }
 
-/** The scan before this one (any status) and the latest one that fetched the page. */
-async function scansBefore(trx: Transaction<Database>, siteId: string) {
-  const latest = (status?: 'ok') => {
+/**
+ * The scan before this one (any status) and the latest one of the same scan mode that fetched the
+ * page: drops compare like with like (a full scan scores a rendered page a quick one never sees).
+ */
+async function scansBefore(trx: Transaction<Database>, siteId: string, mode: ScanMode) {
+  const latest = (okOfMode?: ScanMode) => {
     let q = trx
       .selectFrom('monitor_scans')
-      .select(['status', 'overall_score', 'dimension_scores', 'model_version'])
+      .select(['status', 'overall_score', 'dimension_scores', 'model_version', 'scan_mode'])
       .where('site_id', '=', siteId);
-    if (status) q = q.where('status', '=', status);
+    if (okOfMode) q = q.where('status', '=', 'ok').where('scan_mode', '=', okOfMode);
     return q.orderBy('scanned_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
   };
   const previous = await latest();
-  const lastOk = previous?.status === 'ok' ? previous : await latest('ok');
+  const lastOk = previous?.status === 'ok' && previous.scan_mode === mode ? previous : await latest(mode);
   return { previous, lastOk };
 }
 
@@ -178,7 +185,7 @@ async function recordSlot(
         .executeTakeFirst();
       if (!row) return undefined;
       if (await slotRecorded(trx, site.id, input.dueAt)) return undefined;
-      const { previous, lastOk } = await scansBefore(trx, site.id);
+      const { previous, lastOk } = await scansBefore(trx, site.id, input.mode);
 
       const { id: scanId } = await insertFinishedScan(trx, {
         url: site.url,
@@ -214,6 +221,7 @@ async function recordSlot(
             measured.status === 'down' ? { code: measured.code, message: measured.reason } : null,
           ),
           model_version: monitoringModel.version,
+          scan_mode: input.mode,
         })
         .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
         .returning(['id', 'scanned_at'])
@@ -222,7 +230,7 @@ async function recordSlot(
 
       const decision =
         row.site_type === 'own'
-          ? decideAlerts({
+          ? decidePointDrops(MONITOR_RULES, {
               site: {
                 label: row.label,
                 alertThreshold: row.alert_threshold,
@@ -323,7 +331,7 @@ export async function monitorSite(
 const zeroScores = (): DimensionScores =>
   Object.fromEntries(monitoringModel.dimensions.filter((d) => d.id !== 'competitor').map((d) => [d.id, 0]));
 
-const scores = (s: { overall_score: number; dimension_scores: DimensionScores }): ScanScores => ({
+const scores = (s: { overall_score: number; dimension_scores: DimensionScores }): WatchScores => ({
   overall: s.overall_score,
   dimensions: s.dimension_scores,
 });

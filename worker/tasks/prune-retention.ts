@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { expireIdempotencyKeys } from '../../shared/audits/retention.ts';
-import { pruneMonitorAlerts } from '../../shared/monitoring/retention.ts';
+import { pruneBSiteAlerts, pruneBSiteScans } from '../../shared/b-sites/retention.ts';
+import { pruneMonitorAlerts, pruneMonitorScans } from '../../shared/monitoring/retention.ts';
 import { pruneWebhookDeliveries } from '../../shared/webhooks/retention.ts';
 import { defineTask } from '../task.ts';
 
@@ -14,7 +15,12 @@ export default defineTask({
       signal,
     });
     const idempotencyKeys = await expireIdempotencyKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS, { signal });
-    const monitorAlerts = await pruneMonitorAlerts(db, config.MONITOR_ALERT_RETENTION_DAYS, { signal });
-    note?.({ webhookDeliveries, idempotencyKeys, monitorAlerts });
+    const alertDays = config.MONITOR_ALERT_RETENTION_DAYS;
+    const monitorAlerts = await pruneMonitorAlerts(db, alertDays, { signal });
+    const bSiteAlerts = await pruneBSiteAlerts(db, alertDays, { signal });
+    const historyDays = config.WATCH_HISTORY_RETENTION_DAYS;
+    const monitorScans = await pruneMonitorScans(db, historyDays, { signal });
+    const bSiteScans = await pruneBSiteScans(db, historyDays, { signal });
+    note?.({ webhookDeliveries, idempotencyKeys, monitorAlerts, bSiteAlerts, monitorScans, bSiteScans });
   },
 });

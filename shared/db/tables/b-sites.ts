@@ -10,7 +10,7 @@ export interface BSiteSchedulesTable {
 }
 
 export type BScanTrigger = 'on_demand' | 'scheduled';
-/** Scores of one scheduled scan: overall and the five dimensions by id. */
+/** Scores of one scheduled scan by dimension id; a dimension the model did not score is absent. */
 export type BDimensionScores = Record<string, number>;
 
 export interface BSiteScansTable {

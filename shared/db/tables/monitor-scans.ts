@@ -16,6 +16,8 @@ export interface MonitorScansTable {
   issues: Json<string[]>;
   error: ColumnType<{ code: string; message: string } | null, string | undefined, string>;
   model_version: string;
+  /** Null only on rows recorded before the mode was kept whose scan is gone: compared with nothing. */
+  scan_mode: ColumnType<'quick' | 'full' | null, 'quick' | 'full' | null | undefined, never>;
   scanned_at: ColumnType<Date, never, never>;
 }
 export type MonitorScan = Selectable<MonitorScansTable>;

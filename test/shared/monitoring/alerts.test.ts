@@ -350,6 +350,33 @@ describe('monitoring alerts', () => {
     assert.ok(recorded[0]!.scan_id, 'the recorded slot points at its scan');
   });
 
+  it('stores the scan mode with each scan and compares only scans of the same mode', async () => {
+    modes['/shop'] = 'good';
+    await round();
+    const good = await latest(own.id);
+    assert.equal(good.scan_mode, 'quick');
+    // The history as if scanned in full mode (a rendered page and Lighthouse): not comparable.
+    await sql`update monitor_scans set scan_mode = 'full' where site_id = ${String(own.id)}`.execute(
+      t.handle.db,
+    );
+    const drops = async () => (await alertsOf(own.id)).filter((a) => a.alert_type === 'score_drop').length;
+    const before = await drops();
+    modes['/shop'] = 'degraded';
+    await round();
+    const low = await latest(own.id);
+    assert.equal(low.scan_mode, 'quick');
+    assert.ok(good.overall_score - low.overall_score > 10, `${good.overall_score} -> ${low.overall_score}`);
+    assert.equal(await drops(), before, 'a quick scan is not compared with a full one');
+    // The next quick scans compare with the last quick one: a real drop still alerts.
+    modes['/shop'] = 'good';
+    await round();
+    modes['/shop'] = 'degraded';
+    await round();
+    assert.equal(await drops(), before + 1);
+    modes['/shop'] = 'good';
+    await round();
+  });
+
   it('after a model version change, a lower score is no drop: scores of another version are not compared', async () => {
     // The site's history as if an older monitoring model had scored it.
     await sql`update monitor_scans set model_version = '0.0.1' where site_id = ${String(own.id)}`.execute(

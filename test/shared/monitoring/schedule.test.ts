@@ -258,6 +258,48 @@ describe('monitoring schedule', () => {
     assert.equal(await nextDue(s.id), after, 'no plan change, no move');
   });
 
+  it('a fan-out racing a plan change never reschedules on the period the change replaces', async () => {
+    const key = await t.newKey('A', 'free', { plan: 'agency' });
+    const accountId = String((await call(t.url, '/api/v1/account', { key })).body.id);
+    const s = (
+      await call(t.url, '/api/v1/monitor/sites', {
+        method: 'POST',
+        key,
+        body: { url: `${site.origin}/agency?race` },
+      })
+    ).body;
+    const due = await nextDue(s.id);
+    const asOf = new Date(Math.max(due, Date.now()) + HOUR);
+    // A downgrade to weekly scans, written and not yet committed, while the fan-out runs.
+    let commit!: () => void;
+    const held = new Promise<void>((r) => (commit = r));
+    let written!: () => void;
+    const inFlight = new Promise<void>((r) => (written = r));
+    const change = t.handle.db.transaction().execute(async (trx) => {
+      await setSubscription(trx, accountId, 'growth');
+      written();
+      await held;
+    });
+    await inFlight;
+    let duringChange: number;
+    try {
+      await fanout(asOf);
+      duringChange = await nextDue(s.id);
+    } finally {
+      commit();
+      await change;
+    }
+    assert.equal(duringChange, due, 'not claimed on the old (daily) period while the change is in flight');
+    await fanout(asOf);
+    const next = await nextDue(s.id);
+    assert.ok(
+      next - asOf.getTime() > 3 * DAY,
+      `claimed on the weekly period: next ${(next - asOf.getTime()) / HOUR} h on`,
+    );
+    await waitForScans(s.id, 1);
+    await waitUntilIdle();
+  });
+
   it('spreads sites over the period: a thousand sites added at once get their own minutes of the day', async () => {
     const { rows } = await sql<{ minute: number; n: number }>`
       select (extract(epoch from monitor_next_due(id, 86400, now())) / 60)::bigint % 1440 as minute, count(*)::int as n

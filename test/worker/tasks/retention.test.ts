@@ -3,18 +3,19 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { createAccount } from '../../../shared/accounts/accounts.ts';
 import { expireIdempotencyKeys } from '../../../shared/audits/retention.ts';
+import { pruneBSiteAlerts, pruneBSiteScans } from '../../../shared/b-sites/retention.ts';
 import { loadConfig } from '../../../shared/config.ts';
 import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { addJob } from '../../../shared/jobs/queue.ts';
-import { pruneMonitorAlerts } from '../../../shared/monitoring/retention.ts';
+import { pruneMonitorAlerts, pruneMonitorScans } from '../../../shared/monitoring/retention.ts';
 import { pruneWebhookDeliveries } from '../../../shared/webhooks/retention.ts';
 import { startWorker } from '../../../worker/runner.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-// Retention of webhook attempts, idempotency keys and monitoring alerts: each prune touches only
-// rows past their age (rows are made old by moving their timestamps back in SQL), in batches,
-// and the daily prune_retention task runs all three.
+// Retention of webhook attempts, idempotency keys, and the scheduled watch's scans and alerts (A
+// monitoring, B weekly scans): each prune touches only rows past their age (rows are made old by
+// moving their timestamps back in SQL), in batches, and the daily prune_retention task runs them.
 
 let db: TestDatabase;
 let handle: Db;
@@ -89,6 +90,91 @@ const ids = async (table: 'webhook_deliveries' | 'monitor_alerts', among: string
     .map((r) => String(r.id))
     .sort();
 
+/** A monitoring scan of `site` recorded `age` ago, with one alert raised on it. */
+async function monitorScan(site: string, age: string) {
+  const scan = (
+    await sql<{ id: string }>`insert into monitor_scans
+        (site_id, due_at, status, overall_score, dimension_scores, issues, model_version)
+      values (${site}, now() - make_interval(secs => ${++seq}), 'ok', 50, '{}', '[]', '1') returning id`.execute(
+      handle.db,
+    )
+  ).rows[0]!.id;
+  await sql`update monitor_scans set scanned_at = now() - ${age}::interval where id = ${scan}`.execute(
+    handle.db,
+  );
+  await sql`insert into monitor_alerts
+      (site_id, monitor_scan_id, alert_type, previous_score, current_score, delta, message, scanned_at)
+    values (${site}, ${scan}, 'score_drop', 80, 50, -30, 'dropped', now())`.execute(handle.db);
+  return scan;
+}
+
+async function monitoredSite(url: string) {
+  return (
+    await sql<{ id: string }>`insert into monitored_sites (account_id, url, label, site_type)
+      values (${accountId}, ${url}, 'watched', 'own') returning id`.execute(handle.db)
+  ).rows[0]!.id;
+}
+
+let bAccountId: string | undefined;
+async function bSite(url: string) {
+  bAccountId ??= (
+    await createAccount(handle.db, { email: 'b-keep@x.test', variant: 'B', tier: 'optimisation' })
+  ).account.id;
+  return (
+    await sql<{ id: string }>`insert into agent_sites
+        (account_id, tracking_id, url, domain, label, ingest_token_hash, ingest_token_prefix)
+      values (${bAccountId}, ${`site_t${++seq}`}, ${url}, 'b.test', 'b', ${Buffer.from(`h${seq}`)}, 'p')
+      returning id`.execute(handle.db)
+  ).rows[0]!.id;
+}
+
+let endpointId: string | undefined;
+/** A weekly scan record of `site` made `age` ago, with one threshold alert made `alertAge` ago. */
+async function bScan(site: string, age: string, alertAge = age) {
+  endpointId ??= (
+    await sql<{ id: string }>`insert into webhook_endpoints (account_id, url, events, threshold, secret)
+      values (${bAccountId}, 'https://hook.test/', '{monitoring.alert}', '{}', 'whsec_x') returning id`.execute(
+      handle.db,
+    )
+  ).rows[0]!.id;
+  const scan = (
+    await sql<{ id: string }>`insert into b_site_scans (site_id, trigger, due_at, status, overall_score)
+      values (${site}, 'scheduled', now() - make_interval(secs => ${++seq}), 'ok', 50) returning id`.execute(
+      handle.db,
+    )
+  ).rows[0]!.id;
+  await sql`update b_site_scans set created_at = now() - ${age}::interval where id = ${scan}`.execute(
+    handle.db,
+  );
+  const alertId = (
+    await sql<{ id: string }>`insert into b_site_alerts
+        (site_scan_id, webhook_id, site_id, metric, alert_type, previous_score, current_score, delta, message,
+         scanned_at)
+      values (${scan}, ${endpointId}, ${site}, 'overall', 'score_drop', 80, 50, -30, 'dropped', now())
+      returning id`.execute(handle.db)
+  ).rows[0]!.id;
+  await sql`update b_site_alerts set created_at = now() - ${alertAge}::interval where id = ${alertId}`.execute(
+    handle.db,
+  );
+  return { scan, alert: alertId };
+}
+
+const count = async (table: string, column: string, among: string[]) =>
+  Number(
+    (
+      await sql<{ n: string }>`select count(*) as n from ${sql.table(table)}
+        where ${sql.ref(column)} = any(${among}::bigint[])`.execute(handle.db)
+    ).rows[0]!.n,
+  );
+const kept = async (table: string, among: string[]) =>
+  (
+    await sql<{
+      id: string;
+    }>`select id from ${sql.table(table)} where id = any(${among}::bigint[]) order by id`.execute(handle.db)
+  ).rows
+    .map((r) => String(r.id))
+    .sort();
+
 describe('pruneWebhookDeliveries', () => {
   it('deletes attempts older than the retention, whatever their status, and keeps younger ones', async () => {
     const old = [
@@ -158,20 +244,63 @@ describe('pruneMonitorAlerts', () => {
   });
 });
 
+describe('pruneMonitorScans', () => {
+  it('deletes scans (and their alerts) older than the window, keeping each site its latest scan', async () => {
+    const busy = await monitoredSite('https://busy.test/');
+    const old = [await monitorScan(busy, '500 days'), await monitorScan(busy, '401 days')];
+    const young = [await monitorScan(busy, '399 days'), await monitorScan(busy, '1 day')];
+    const quiet = await monitoredSite('https://quiet.test/');
+    const onlyScan = await monitorScan(quiet, '700 days');
+    assert.equal(await pruneMonitorScans(handle.db, 400, { batch: 1 }), 2);
+    assert.deepEqual(await kept('monitor_scans', [...old, ...young, onlyScan]), [...young, onlyScan].sort());
+    assert.equal(await count('monitor_alerts', 'monitor_scan_id', old), 0, 'their alerts went with them');
+    assert.equal(await count('monitor_alerts', 'monitor_scan_id', young), 2);
+    assert.equal(await pruneMonitorScans(handle.db, 400), 0, 'nothing left to prune');
+  });
+});
+
+describe('pruneBSiteScans and pruneBSiteAlerts', () => {
+  it('delete B scan records past the history window (keeping each site its latest) and alerts past theirs', async () => {
+    const busy = await bSite('https://b-busy.test/');
+    const old = await bScan(busy, '420 days');
+    const mid = await bScan(busy, '120 days', '91 days');
+    const recent = await bScan(busy, '7 days');
+    const quiet = await bSite('https://b-quiet.test/');
+    const only = await bScan(quiet, '800 days', '1 day');
+    assert.equal(await pruneBSiteScans(handle.db, 400, { batch: 1 }), 1);
+    assert.deepEqual(
+      await kept('b_site_scans', [old.scan, mid.scan, recent.scan, only.scan]),
+      [mid.scan, recent.scan, only.scan].sort(),
+    );
+    assert.equal(await pruneBSiteAlerts(handle.db, 90), 1);
+    assert.deepEqual(
+      await kept('b_site_alerts', [old.alert, mid.alert, recent.alert, only.alert]),
+      [recent.alert, only.alert].sort(),
+    );
+  });
+});
+
 describe('prune_retention task', () => {
-  it('runs all three prunes with the configured periods', async () => {
+  it('runs every prune with the configured periods', async () => {
     const oldDelivery = await delivery('3 days');
     const keptDelivery = await delivery('1 day');
     const oldOrder = await order('task-old', '3 hours');
     const keptOrder = await order('task-kept', '1 hour');
     const oldAlert = await alert('3 days');
     const keptAlert = await alert('1 day');
+    const watched = await monitoredSite('https://task-watched.test/');
+    const oldScan = await monitorScan(watched, '6 days');
+    const keptScan = await monitorScan(watched, '4 days');
+    const b = await bSite('https://task-b.test/');
+    const oldB = await bScan(b, '6 days', '3 days');
+    const keptB = await bScan(b, '4 days', '1 day');
     const config = loadConfig({
       ...process.env,
       LOG_LEVEL: 'silent',
       WEBHOOK_DELIVERY_RETENTION_DAYS: '2',
       IDEMPOTENCY_KEY_TTL_HOURS: '2',
       MONITOR_ALERT_RETENTION_DAYS: '2',
+      WATCH_HISTORY_RETENTION_DAYS: '5',
     });
     const worker = await startWorker(config, db.url, { metricsPort: null, crontab: null });
     try {
@@ -189,6 +318,9 @@ describe('prune_retention task', () => {
     }
     assert.deepEqual(await ids('webhook_deliveries', [oldDelivery, keptDelivery]), [keptDelivery]);
     assert.deepEqual(await ids('monitor_alerts', [oldAlert, keptAlert]), [keptAlert]);
+    assert.deepEqual(await kept('monitor_scans', [oldScan, keptScan]), [keptScan]);
+    assert.deepEqual(await kept('b_site_scans', [oldB.scan, keptB.scan]), [keptB.scan]);
+    assert.deepEqual(await kept('b_site_alerts', [oldB.alert, keptB.alert]), [keptB.alert]);
     const keys = await handle.db
       .selectFrom('audit_orders')
       .select(['id', 'idempotency_key'])

@@ -1,9 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type AlertInput, alertPayload, decideAlerts } from '../../../shared/monitoring/alerts.ts';
-import { competitorStanding } from '../../../shared/monitoring/standing.ts';
+import { competitorStanding } from '../../../../shared/monitoring/standing.ts';
+import { monitoringModel } from '../../../../shared/scan-engine/models/monitoring.ts';
+import { alertPayload } from '../../../../shared/watch/alerts.ts';
+import { decidePointDrops, type PointDropInput } from '../../../../shared/watch/rules/point-drops.ts';
 
-// The alert rules as a table: scan history and open incident in, alerts and incident out.
+// The point-drop rules (A monitoring) as a table, with the monitoring model as their parameter:
+// scan history and open incident in, alerts and incident out.
+
+const decideAlerts = (input: PointDropInput) =>
+  decidePointDrops({ model: monitoringModel, skip: ['competitor'] }, input);
 
 const dims = (v: number, over: Record<string, number> = {}) => ({
   seo: v,
@@ -20,10 +26,10 @@ const site = (incidentBaseline: number | null = null, alertThreshold = 10) => ({
   alertThreshold,
   incidentBaseline,
 });
-const types = (input: AlertInput) =>
+const types = (input: PointDropInput) =>
   decideAlerts(input).alerts.map((a) => (a.dimension ? `${a.type}:${a.dimension}` : a.type));
 
-describe('decideAlerts', () => {
+describe('decidePointDrops', () => {
   it('raises nothing on a first healthy scan or a drop within the threshold', () => {
     assert.deepEqual(types({ site: site(), previous: null, lastOk: null, current: ok(80) }), []);
     const small = {

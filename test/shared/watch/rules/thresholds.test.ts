@@ -1,9 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { type BAlertInput, bAlertPayload, decideBAlerts } from '../../../shared/b-sites/alerts.ts';
+import { agentReadabilityModel } from '../../../../shared/scan-engine/models/agent-readability.ts';
+import { alertPayload } from '../../../../shared/watch/alerts.ts';
+import { decideThresholdAlerts, type ThresholdInput } from '../../../../shared/watch/rules/thresholds.ts';
 
-// The B threshold alert rules as a table: endpoint thresholds, previous scheduled scan, this scan
-// and the endpoint's open alerts in; alerts and open alerts out.
+// The threshold rules (B registered sites) as a table, with the agent-readability model as their
+// parameter: endpoint thresholds, previous scheduled scan, this scan and the endpoint's open alerts
+// in; alerts and open alerts out.
+
+const decideBAlerts = (input: ThresholdInput) => decideThresholdAlerts(agentReadabilityModel, input);
 
 const scores = (overall: number, over: Record<string, number> = {}) => ({
   overall,
@@ -26,7 +31,7 @@ type Row = {
   name: string;
   thresholds: Record<string, number>;
   previous: ReturnType<typeof scores> | null;
-  current: BAlertInput['current'];
+  current: ThresholdInput['current'];
   open?: string[];
   alerts: string[]; // type or type:dimension
   openAfter: string[];
@@ -161,7 +166,7 @@ const table: Row[] = [
   },
 ];
 
-describe('decideBAlerts', () => {
+describe('decideThresholdAlerts', () => {
   for (const row of table) {
     it(row.name, () => {
       const d = decideBAlerts({
@@ -188,7 +193,7 @@ describe('decideBAlerts', () => {
       open: [],
     });
     const at = new Date('2026-11-23T03:00:07.000Z');
-    const [drop, dim] = d.alerts.map((a) => bAlertPayload('https://docs.example/', a, at));
+    const [drop, dim] = d.alerts.map((a) => alertPayload('https://docs.example/', a, at));
     assert.deepEqual(drop, {
       event: 'monitoring.alert',
       site: 'https://docs.example/',
