@@ -6,9 +6,9 @@ import { authenticateAndTake } from '../../../shared/accounts/auth.ts';
 import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-// Keyed admissions go to Postgres as a named statement, prepared once per connection. A migration
-// that changes admit_keys' result columns while a process runs (a release phase ahead of a
-// restart) leaves that prepared plan refusing to run; the process must keep admitting calls.
+// A migration that changes admit_keys_counted's result columns while a process runs (a release
+// phase ahead of a restart) must not stop that process admitting calls: it names the columns it
+// reads and keeps no plan that fixes the result's shape.
 
 let db: TestDatabase;
 let handle: Db;
@@ -40,7 +40,7 @@ describe('keyed admission when admit_keys_counted changes under a running proces
       returns table (ord integer, id bigint, account_id bigint, variant text, tier text, rate_limit integer,
         revoked boolean, last_used_at timestamptz, count_before integer, granted integer, reset_epoch double precision,
         email text, account_tier text, beta_flags jsonb, notification_preferences jsonb,
-        account_created_at timestamptz, plan text, second_epoch double precision, added integer)
+        account_created_at timestamptz, plan text, added integer)
       language sql as $$ select b.*, 1 from admit_keys_before(p_hashes, p_counts, p_tier_limits, p_window) b $$`.execute(
       handle.db,
     );
