@@ -15,7 +15,8 @@
 -- locks them in bucket-name order, so they cannot deadlock.
 --
 -- Every statement here has an index made for it (the primary keys), so sequential scans are priced
--- out: a plan cached while the tables were nearly empty must not read them whole later.
+-- out (a plan cached while the tables were nearly empty must not read them whole later), and each
+-- statement is planned once per connection (generic plans), not on every call.
 
 -- Counts up to p_n calls in a bucket (granted while the limit allows): the count before them, how
 -- many were granted, and when the oldest counted second leaves the window (epoch seconds).
@@ -27,6 +28,7 @@ create or replace function rate_limit_count(
 )
 language plpgsql
 set enable_seqscan = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_now timestamptz;
@@ -107,6 +109,7 @@ returns table (
 )
 language plpgsql
 set enable_seqscan = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   k record;
@@ -147,6 +150,7 @@ create or replace function rate_limit_sweep_all(p_older_than interval)
 returns integer
 language plpgsql
 set enable_seqscan = off
+set plan_cache_mode = force_generic_plan
 as $$
 declare
   b record;
