@@ -1,6 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import { Batcher } from '../db/batcher.ts';
 import type { Database } from '../db/database.ts';
+import { isPgError } from '../db/errors.ts';
+import { poolOf } from '../db/pool.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import type { Plan } from '../db/tables/subscriptions.ts';
 
@@ -154,11 +156,12 @@ async function takeKeyedBatch(
     else keys.set(id, { hash, calls: [i] });
   });
   const distinct = [...keys.values()];
-  const { rows } = await sql<KeyRow>`
-    select * from admit_keys_counted(${distinct.map((k) => k.hash)}::bytea[],
-      ${distinct.map((k) => k.calls.length)}::int[], ${JSON.stringify(tierLimits)}::jsonb, ${WINDOW}::interval)`.execute(
-    db,
-  );
+  const { rows } = await admitKeysCounted(db, [
+    distinct.map((k) => k.hash),
+    distinct.map((k) => k.calls.length),
+    JSON.stringify(tierLimits),
+    WINDOW,
+  ]);
   const out: (KeyedTake | undefined)[] = new Array(hashes.length);
   for (const row of rows) {
     const { calls } = distinct[row.ord - 1]!;
@@ -168,6 +171,31 @@ async function takeKeyedBatch(
     if (!row.revoked) remember(`key:${row.id}`, keyedState(row, calls.length - 1));
   }
   return out;
+}
+
+const ADMIT_KEYS = 'select * from admit_keys_counted($1::bytea[], $2::int[], $3::jsonb, $4::interval)';
+let preparedAdmitKeys = true;
+
+/**
+ * The keyed statement, prepared once per connection (parsed and planned once). A migration that
+ * changes the function's result columns while this process runs makes the prepared plan refuse
+ * to run (0A000, "cached plan must not change result type"): the process then sends it unprepared.
+ */
+async function admitKeysCounted(db: Kysely<Database>, values: unknown[]): Promise<{ rows: KeyRow[] }> {
+  const pool = poolOf(db);
+  if (!pool)
+    return sql<KeyRow>`select * from admit_keys_counted(${values[0]}::bytea[], ${values[1]}::int[], ${values[2]}::jsonb, ${values[3]}::interval)`.execute(
+      db,
+    );
+  if (preparedAdmitKeys) {
+    try {
+      return await pool.query<KeyRow>({ name: 'admit_keys_counted', text: ADMIT_KEYS, values });
+    } catch (err) {
+      if (!(isPgError(err) && err.code === '0A000')) throw err;
+      preparedAdmitKeys = false;
+    }
+  }
+  return pool.query<KeyRow>(ADMIT_KEYS, values);
 }
 
 /** The state the c-th (0-based) call of a key in its batch answers with. */

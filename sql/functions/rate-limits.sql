@@ -32,8 +32,9 @@ set plan_cache_mode = force_generic_plan
 as $$
 declare
   v_now timestamptz;
-  v_expired integer;
+  v_bound timestamptz; -- seconds at or before it have left the window
   v_oldest timestamptz;
+  v_expired integer := 0;
 begin
   perform set_config('synchronous_commit', 'off', true);
   loop
@@ -42,12 +43,15 @@ begin
     insert into rate_limit_buckets (bucket) values (p_bucket) on conflict do nothing;
   end loop;
   v_now := clock_timestamp();
-  with gone as (
-    delete from rate_limit_seconds s
-     where s.bucket = p_bucket and s.second <= v_now - p_window - interval '1 second'
-    returning s.hits
-  ) select coalesce(sum(g.hits), 0) into v_expired from gone g;
-  count_before := count_before - v_expired;
+  v_bound := v_now - p_window - interval '1 second';
+  select min(s.second) into v_oldest from rate_limit_seconds s where s.bucket = p_bucket;
+  if v_oldest <= v_bound then
+    with gone as (
+      delete from rate_limit_seconds s where s.bucket = p_bucket and s.second <= v_bound returning s.hits
+    ) select coalesce(sum(g.hits), 0) into v_expired from gone g;
+    count_before := count_before - v_expired;
+    select min(s.second) into v_oldest from rate_limit_seconds s where s.bucket = p_bucket;
+  end if;
   granted := least(greatest(p_limit - count_before, 0), p_n);
   if granted > 0 then
     insert into rate_limit_seconds as s (bucket, second, hits)
@@ -57,8 +61,6 @@ begin
   if granted > 0 or v_expired > 0 then
     update rate_limit_buckets set hits = count_before + granted where bucket = p_bucket;
   end if;
-  select s.second into v_oldest from rate_limit_seconds s
-   where s.bucket = p_bucket order by s.bucket, s.second limit 1;
   reset_epoch := extract(epoch from coalesce(v_oldest, date_trunc('second', v_now)) + interval '1 second' + p_window);
 end $$;
 

@@ -6,9 +6,9 @@ import { authenticateAndTake } from '../../../shared/accounts/auth.ts';
 import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-// A migration that changes admit_keys_counted's result columns while a process runs (a release
-// phase ahead of a restart) must not stop that process admitting calls: it names the columns it
-// reads and keeps no plan that fixes the result's shape.
+// Keyed admissions go to Postgres as a named statement, prepared once per connection. A migration
+// that changes admit_keys' result columns while a process runs (a release phase ahead of a
+// restart) leaves that prepared plan refusing to run; the process must keep admitting calls.
 
 let db: TestDatabase;
 let handle: Db;
