@@ -60,9 +60,6 @@ const ConfigSchema = z.object({
   RATE_LIMIT_IP_DEFAULT: int(1).default(1000),
   /** Polls of GET /api/v1/scans/{id} per hour, per key or per address: a bucket of their own. */
   RATE_LIMIT_POLL: int(1).default(1800),
-  // Busy keys far from their limit lease the rest of a second's calls (shared/accounts/leases.ts);
-  // off, every keyed call is counted by a statement (revocation then takes effect at once).
-  RATE_LIMIT_LEASES: bool.default(true),
   TRUST_PROXY: bool.default(false),
   METRICS_TOKEN: z.string().min(16).optional(),
   // Parsed here, so a bad entry stops the process at start (not every scan later, with a 500).

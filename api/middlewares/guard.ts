@@ -19,7 +19,7 @@ export const callerOf = (ctx: RouteContext): Caller => ({
 
 /**
  * A route's admission step: the caller is admitted (headers set, principal kept) or it throws.
- * An informational route whose caller's bucket was read lately is admitted at once, with no
+ * An informational route is admitted at once from what this process knows of the caller, with no
  * promise to wait for (`undefined`): the common call to /status and friends.
  */
 export function admission(
@@ -39,7 +39,7 @@ export function admission(
   };
   if (access.kind !== 'public') return admitAsync;
   return (ctx) => {
-    const lately = admitter.peekedLately(callerOf(ctx));
+    const lately = admitter.informational(callerOf(ctx));
     if (!lately) return admitAsync(ctx);
     setRateHeaders(ctx, lately.rate);
     if (lately.principal) ctx.state.principal = lately.principal;
