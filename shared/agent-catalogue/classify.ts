@@ -1,5 +1,5 @@
 import { AGENTS, type AgentInfo, type AgentPurpose } from './catalogue.ts';
-import { recogniseUnlisted } from './unlisted.ts';
+import { platformOfUa, recogniseUnlisted } from './unlisted.ts';
 
 // User-agent classification for agent traffic (B). A catalogued agent is recognised by its
 // token; anything else that looks automated is a bot but not a known AI agent; browsers are not
@@ -114,7 +114,8 @@ function classify(matchers: readonly Matcher[], ua: string): UaClassification {
       isBot: true,
       isAi: a.ai,
       agent: a.token,
-      platform: a.platform,
+      // A list that names no operator: the one the user agent names, if any.
+      platform: a.platform === 'Other' ? (platformOfUa(s) ?? 'Other') : a.platform,
       type: a.purpose,
       confidence: a.match === 'word' ? 0.95 : 0.7,
     };

@@ -93,7 +93,13 @@ export const OPERATORS: readonly Operator[] = [
 // AI products of multi-purpose operators, named in a token or URL path.
 /** AI words, each a whole word of a token (`Google-GeminiNotebook`, `Character-AI`). */
 export const AI_PRODUCT_WORDS =
-  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|copilot|chatgpt|claude|llama|deepmind|vertex/;
+  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|copilot|chatgpt|claude|llama|deepmind|vertex|bedrock|nova|alexa|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice/;
+
+/**
+ * Words that make a multi-purpose operator's bot an AI agent only next to that operator's brand:
+ * `Google-Agent`, `GoogleAgent-Mariner`, `meta-externalagent` (an agent acting for a user).
+ */
+export const OPERATOR_AGENT_WORDS = /^(?:agent|externalagent|externalfetcher|user|buyforme|act)$/i;
 
 const byDomain = new Map<string, Operator>();
 const byBrand = new Map<string, Operator>();
@@ -115,4 +121,47 @@ export function operatorOfHost(host: string): Operator | undefined {
 /** The operator whose brand is `word` (separators and case ignored). */
 export function operatorOfBrand(word: string): Operator | undefined {
   return byBrand.get(word.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+// Sites that host many people's pages: their name says nothing about a bot's operator.
+const HOSTING = new Set([
+  'github.com',
+  'github.io',
+  'gitlab.com',
+  'bitbucket.org',
+  'bit.ly',
+  'medium.com',
+  'wordpress.com',
+  'blogspot.com',
+  'notion.site',
+  'google.com',
+  'gmail.com',
+  'outlook.com',
+  'hotmail.com',
+  'yahoo.com',
+  'herokuapp.com',
+  'vercel.app',
+  'netlify.app',
+  'pages.dev',
+  'example.com',
+  'example.org',
+  'example.net',
+]);
+const RESERVED_TLD = /\.(?:example|test|invalid|localhost|local)$/;
+const SECOND_LEVEL = /^(?:co|com|ac|or|ne|go|org|net|gov|edu)$/;
+
+/**
+ * The name an unregistered operator's site gives it: `https://www.klaviyo.com` -> `Klaviyo`.
+ * Undefined for hosting sites, reserved names and addresses.
+ */
+export function platformOfHost(host: string): string | undefined {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  if (labels.length < 2 || RESERVED_TLD.test(host) || /^\d+$/.test(labels.at(-1) as string)) return undefined;
+  const cut =
+    labels.length >= 3 && SECOND_LEVEL.test(labels.at(-2) as string) && (labels.at(-1) as string).length === 2
+      ? 3
+      : 2;
+  if (HOSTING.has(labels.slice(-cut).join('.'))) return undefined;
+  const name = labels.at(-cut) as string;
+  return name.length >= 3 ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
 }

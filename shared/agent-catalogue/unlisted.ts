@@ -1,6 +1,13 @@
 import type { AgentPurpose } from './catalogue.ts';
 import type { UaClassification } from './classify.ts';
-import { AI_PRODUCT_WORDS, type Operator, operatorOfBrand, operatorOfHost } from './operators.ts';
+import {
+  AI_PRODUCT_WORDS,
+  OPERATOR_AGENT_WORDS,
+  type Operator,
+  operatorOfBrand,
+  operatorOfHost,
+  platformOfHost,
+} from './operators.ts';
 
 // Automated clients the catalogue does not list. Their user agent names an operator (a site, a
 // mail address, or the brand leading the product token) and often says it is AI: an AI operator's
@@ -60,6 +67,14 @@ function purposeOf(token: string, ua: string): AgentPurpose | null {
   return null;
 }
 
+/** The platform a user agent names: a registered operator's, else its own site's name. */
+export function platformOfUa(ua: string): string | undefined {
+  const token = botToken(ua);
+  const hosts = [...ua.matchAll(HOSTS)].map((m) => m[1] as string);
+  const registered = (token ? operatorOfToken(token) : undefined) ?? hosts.map(operatorOfHost).find(Boolean);
+  return registered?.platform ?? hosts.map(platformOfHost).find(Boolean);
+}
+
 /** An AI agent recognised by the general rules, or null when the client shows no AI evidence. */
 export function recogniseUnlisted(ua: string): UaClassification | null {
   const token = botToken(ua);
@@ -67,13 +82,20 @@ export function recogniseUnlisted(ua: string): UaClassification | null {
   const byHost = hosts.map(operatorOfHost).find(Boolean);
   const byToken = token ? operatorOfToken(token) : undefined;
   const operator = byToken ?? byHost;
-  const aiWords = (token !== null && aiInToken(token)) || AI_URL.test(ua);
+  const aiWords =
+    (token !== null && aiInToken(token)) ||
+    AI_URL.test(ua) ||
+    (byToken !== undefined &&
+      token !== null &&
+      wordsOf(token)
+        .slice(1)
+        .some((w) => OPERATOR_AGENT_WORDS.test(w)));
   if (!(operator?.ai || aiWords)) return null;
   return {
     isBot: true,
     isAi: true,
     agent: token ?? undefined,
-    platform: operator?.platform ?? 'Other',
+    platform: operator?.platform ?? hosts.map(platformOfHost).find(Boolean) ?? 'Other',
     type: token ? purposeOf(token, ua) : null,
     confidence: operator?.ai ? 0.6 : 0.5,
   };
