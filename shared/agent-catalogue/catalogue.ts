@@ -42,6 +42,8 @@ export interface AgentInfo {
   match: 'word' | 'product';
   /** A user-agent pattern that identifies the agent instead of its spellings (checked first). */
   pattern?: RegExp;
+  /** From a public list, not our own entries: its pattern is tried after every spelling. */
+  listed?: boolean;
   ipRanges?: IpRangeSourceId;
 }
 

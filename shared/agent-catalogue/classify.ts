@@ -1,4 +1,5 @@
 import { AGENTS, type AgentInfo, type AgentPurpose } from './catalogue.ts';
+import { listedAgents, readSnapshot } from './snapshot.ts';
 import { platformOfUa, recogniseUnlisted } from './unlisted.ts';
 
 // User-agent classification for agent traffic (B). A catalogued agent is recognised by its
@@ -23,11 +24,12 @@ interface Matcher {
   re: RegExp;
 }
 
-/** The catalogue's matchers: patterns first, then the longest spelling first. */
+/** The catalogue's matchers: our own patterns, the longest spelling first, then lists' patterns. */
 function matchersOf(agents: readonly AgentInfo[]): Matcher[] {
-  const patterns = agents.flatMap((agent) =>
-    agent.pattern ? [{ agent, spelling: '', re: agent.pattern }] : [],
-  );
+  const patternsOf = (listed: boolean) =>
+    agents.flatMap((agent) =>
+      agent.pattern && Boolean(agent.listed) === listed ? [{ agent, spelling: '', re: agent.pattern }] : [],
+    );
   // Longest spelling first: GoogleOther-Image must win over GoogleOther, ChatGPT-User over OpenAI.
   const spellings = agents
     .flatMap((agent) =>
@@ -44,7 +46,7 @@ function matchersOf(agents: readonly AgentInfo[]): Matcher[] {
           })),
     )
     .sort((a, b) => b.spelling.length - a.spelling.length);
-  return [...patterns, ...spellings];
+  return [...patternsOf(false), ...spellings, ...patternsOf(true)];
 }
 
 // Markers of automated clients: crawler words, HTTP libraries, automation frameworks, and
@@ -101,14 +103,20 @@ export function createClassifier(agents: readonly AgentInfo[], maxCached = 2000)
   };
 }
 
-export const classifyUserAgent: Classifier = createClassifier(AGENTS);
+/** The catalogue in use: our own entries, then the shipped snapshot's entries from public lists. */
+export const CATALOGUE_IN_USE: readonly AgentInfo[] = [...AGENTS, ...listedAgents(readSnapshot())];
+
+export const classifyUserAgent: Classifier = createClassifier(CATALOGUE_IN_USE);
 
 function classify(matchers: readonly Matcher[], ua: string): UaClassification {
   const s = ua.trim();
   if (s === '' || s === '-') return bot(0.6);
 
+  // A list's pattern never turns a plain browser string into an agent (lists tag a few browser
+  // comments as crawlers); our own spellings and patterns still apply.
+  const plainBrowser = BROWSER_SHAPE.test(s) && HUMAN_PLATFORM.test(s) && !BOT_MARKERS.test(s);
   for (const m of matchers) {
-    if (!m.re.test(s)) continue;
+    if ((plainBrowser && m.agent.listed) || !m.re.test(s)) continue;
     const a = m.agent;
     return {
       isBot: true,

@@ -12,7 +12,7 @@ export type ListFormat = 'robots-json' | 'well-known-bots' | 'crawler-user-agent
 export function detectFormat(text: string): ListFormat {
   const data = JSON.parse(text) as unknown;
   if (data && typeof data === 'object' && !Array.isArray(data)) return 'robots-json';
-  if (Array.isArray(data) && data.length > 0) {
+  if (Array.isArray(data) && data.length > 0 && data[0] && typeof data[0] === 'object') {
     const first = data[0] as Record<string, unknown>;
     if ('categories' in first || 'id' in first) return 'well-known-bots';
     if (typeof first.pattern === 'string') return 'crawler-user-agents';

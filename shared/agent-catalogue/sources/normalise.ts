@@ -60,6 +60,9 @@ export function patternOf(sources: readonly string[]): RegExp | undefined {
 
 /** A readable token for a pattern: its literal text when it has no regex syntax beyond escapes. */
 export function tokenOfPattern(pattern: string): string | null {
-  const plain = pattern.replace(/\\([/.\-\s])/g, '$1').replace(/^\^|\$$/g, '');
+  const plain = pattern
+    .replace(/^\^|\$$/g, '')
+    .replace(/(?:\\\/|\\s|\/)$/, '')
+    .replace(/\\([/.\-\s])/g, '$1');
   return /^[\w .-]+$/.test(plain) && plain.trim() ? plain.trim() : null;
 }

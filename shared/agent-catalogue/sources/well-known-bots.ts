@@ -2,9 +2,9 @@ import { botToken } from '../unlisted.ts';
 import { type ListedAgent, operatorFrom, patternOf, tokenOfPattern } from './normalise.ts';
 
 // arcjet's well-known-bots.json: [{ id, categories, pattern: { accepted, forbidden }, url,
-// verification, instances: { accepted, rejected } }]. Entries tagged `ai` are AI agents, those
-// tagged `search-engine` classic search engines; the rest are ordinary bots the classifier
-// recognises by shape and are not catalogued.
+// verification, instances: { accepted, rejected } }]. Entries tagged `ai` are AI agents; the rest
+// are ordinary bots the classifier recognises by shape and are not catalogued (its `search-engine`
+// tag also covers SEO crawlers, so classic search engines come from our own entries).
 
 interface WellKnownBot {
   id: string;
@@ -21,8 +21,7 @@ export function parseWellKnownBots(text: string, source = 'arcjet'): ListedAgent
   const out: ListedAgent[] = [];
   for (const b of data) {
     const cats = b.categories ?? [];
-    const ai = cats.includes('ai');
-    if (!ai && !cats.includes('search-engine')) continue;
+    if (!cats.includes('ai')) continue;
     const accepted = b.pattern?.accepted ?? [];
     const pattern = patternOf(accepted);
     if (!pattern) continue;
@@ -34,8 +33,8 @@ export function parseWellKnownBots(text: string, source = 'arcjet'): ListedAgent
       aliases: [],
       operator,
       platform,
-      purpose: ai ? (cats.includes('search-engine') ? 'search' : 'training') : 'search-engine',
-      ai,
+      purpose: cats.includes('search-engine') ? 'search' : 'training',
+      ai: true,
       match: 'word',
       pattern,
       category: cats.join(', '),
