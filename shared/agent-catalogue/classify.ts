@@ -1,4 +1,5 @@
-import { AGENTS, type AgentInfo, type AgentPurpose } from './catalogue.ts';
+import { AGENTS, type AgentInfo } from './catalogue.ts';
+import type { UaClassification } from './classification.ts';
 import { listedAgents, readSnapshot } from './snapshot.ts';
 import { platformOfUa, recogniseUnlisted } from './unlisted.ts';
 
@@ -6,15 +7,7 @@ import { platformOfUa, recogniseUnlisted } from './unlisted.ts';
 // token; anything else that looks automated is a bot but not a known AI agent; browsers are not
 // agents at all.
 
-export interface UaClassification {
-  isBot: boolean;
-  isAi: boolean;
-  agent?: string; // catalogue token
-  platform: string | null;
-  type: AgentPurpose | null;
-  /** How sure the classification is, 0..1. */
-  confidence: number;
-}
+export type { UaClassification } from './classification.ts';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

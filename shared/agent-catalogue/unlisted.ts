@@ -1,5 +1,5 @@
 import type { AgentPurpose } from './catalogue.ts';
-import type { UaClassification } from './classify.ts';
+import type { UaClassification } from './classification.ts';
 import {
   AI_PRODUCT_WORDS,
   OPERATOR_AGENT_WORDS,
