@@ -1,5 +1,6 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
+import agents from './agents/index.ts';
 import audits from './audits/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import checkout from './checkout/index.ts';
@@ -32,6 +33,7 @@ export const routes: RouteDef[] = [
   ...bSites,
   ...webhooks,
   ...collect,
+  ...agents,
   ...benchmarks,
   ...geo,
   ...statusPage,

@@ -119,8 +119,14 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   const mix = emptyMix();
   let total = 0;
   const visitsByDay = new Map<string, { visits: number; verified: number }>();
+  // Classic search engines are shown beside the AI agents, never inside the AI totals.
+  const searchEngines = new Map<string, number>();
   for (const r of byDay.rows) {
     const n = Number(r.visits);
+    if (r.type === 'search-engine') {
+      searchEngines.set(r.platform, (searchEngines.get(r.platform) ?? 0) + n);
+      continue;
+    }
     total += n;
     mix[r.verification] += n;
     const d = visitsByDay.get(r.day) ?? { visits: 0, verified: 0 };
@@ -182,6 +188,12 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     types: [...types]
       .map(([type, visits]) => ({ type, visits, share: pct(visits, total) }))
       .sort((a, b) => b.visits - a.visits),
+    searchEngines: {
+      visits: [...searchEngines.values()].reduce((a, b) => a + b, 0),
+      platforms: [...searchEngines]
+        .map(([platform, visits]) => ({ platform, visits }))
+        .sort((a, b) => b.visits - a.visits || a.platform.localeCompare(b.platform)),
+    },
     aiReferrals: {
       visits: refTotal,
       platforms: referrals.rows.map((r) => ({ platform: r.platform, visits: Number(r.visits) })),

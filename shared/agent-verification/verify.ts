@@ -43,6 +43,8 @@ const RDNS_DOMAINS: Record<string, string[]> = {
   Amazon: ['.crawl.amazonbot.amazon'],
   Yandex: ['.yandex.ru', '.yandex.net', '.yandex.com'],
   Huawei: ['.petalsearch.com'],
+  Baidu: ['.baidu.com', '.baidu.jp'],
+  Yahoo: ['.crawl.yahoo.net'],
 };
 
 export function rdnsDomains(agentToken: string, platform: string): string[] | undefined {

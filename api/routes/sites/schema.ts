@@ -94,6 +94,11 @@ export const SiteStats = z
     types: z.array(
       z.object({ type: z.enum(['training', 'search', 'browse', 'unknown']), visits: count, share }),
     ),
+    searchEngines: z
+      .object({ visits: count, platforms: z.array(z.object({ platform, visits: count })) })
+      .describe(
+        'Classic search-engine crawlers (Googlebot, bingbot, YandexBot, ...): shown beside, not in the AI totals',
+      ),
     aiReferrals: z.object({
       visits: count.describe('Human visits referred by answer engines'),
       platforms: z.array(z.object({ platform, visits: count })),
@@ -115,7 +120,7 @@ export const SiteStats = z
 
 export const EventsQuery = z.object({
   platform: z.string().max(64).optional(),
-  type: z.enum(['training', 'search', 'browse']).optional(),
+  type: z.enum(['training', 'search', 'browse', 'search-engine']).optional(),
   verification: verificationEnum.optional(),
   path: z.string().max(2048).optional().describe('Exact path (without query)'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -134,7 +139,7 @@ export const AgentEvent = z
     userAgent: z.string(),
     platform,
     agent: z.string().nullable().describe('Catalogue token; null for an unnamed AI agent'),
-    type: z.enum(['training', 'search', 'browse']).nullable(),
+    type: z.enum(['training', 'search', 'browse', 'search-engine']).nullable(),
     verification: verificationEnum,
     confidence: z.number().min(0).max(1),
     source: z.enum(['collect', 'import']),
@@ -165,7 +170,7 @@ export const AgentBreakdown = z
         agents: z.array(
           z.object({
             agent: z.string().nullable(),
-            type: z.enum(['training', 'search', 'browse']).nullable(),
+            type: z.enum(['training', 'search', 'browse', 'search-engine']).nullable(),
             ...seen,
           }),
         ),
