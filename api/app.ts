@@ -6,13 +6,14 @@ import { frame } from './middlewares/frame.ts';
 import { guard } from './middlewares/guard.ts';
 import { validate } from './middlewares/validate.ts';
 import { buildOpenApi } from './openapi.ts';
+import { errorPages } from './pages/error-pages.ts';
 import { pageRoutes } from './pages/router.ts';
 import type { RouteContext, RouteDef, RouteInput } from './route.ts';
 import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
  * The Koa app, as ordinary middleware: frame (request id, errors, rate headers, metric, log) ->
- * pages (never under /api/) -> router, and per route: name -> guard (admission) -> body (JSON
+ * error pages (for people, outside /api/) -> pages (never under /api/) -> router, and per route: name -> guard (admission) -> body (JSON
  * only, parsed within the route's limit) -> validate -> handler. The body is parsed only once a
  * route has matched and admitted the caller: an unknown path or a refused caller costs no parsing.
  */
@@ -41,6 +42,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   }
   const pages = pageRoutes(services); // pages for people: api/pages/router.ts
   app.use(frame(services));
+  app.use(errorPages(services)); // errors as pages for people outside /api/: api/pages/error-pages.ts
   app.use((ctx, next) => (ctx.path.startsWith('/api/') ? next() : pages(ctx, next)));
   app.use(router.routes() as Middleware);
   app.use(router.allowedMethods() as Middleware);

@@ -10,6 +10,7 @@ import { authRoutes } from './routes/auth.ts';
 import { consoleRoutes } from './routes/console.ts';
 import { siteRoutes } from './routes/monitored-sites.ts';
 import { scanRoutes, scanStateRoute } from './routes/scan.ts';
+import { serviceRoutes } from './routes/service.ts';
 import { pageKit } from './web.ts';
 
 /**
@@ -44,6 +45,7 @@ export function pageRoutes(services: Services): Middleware {
     ...siteRoutes(kit),
     ...auditRoutes(kit),
     ...agentSiteRoutes(kit),
+    ...serviceRoutes(kit),
     // Any other console address: a not-found page with the console's navigation (after sign-in).
     definePage({
       method: 'get',

@@ -88,7 +88,8 @@ export function showBucket(ctx: Context, state: RateState): void {
     ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
 }
 
-function setPageHeaders(ctx: Context) {
+/** The security headers of every page (also error pages made outside a page route). */
+export function setPageHeaders(ctx: Context) {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
