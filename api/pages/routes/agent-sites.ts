@@ -30,7 +30,8 @@ const AGENT_SITE_ID = /^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/;
 const SiteParams = z.object({ id: z.string().regex(AGENT_SITE_ID) });
 const SiteForm = z.object({ url: z.string().default(''), label: z.string().optional() });
 
-export function agentSiteRoutes({ services }: PageKit): PageDef[] {
+export function agentSiteRoutes(kit: PageKit): PageDef[] {
+  const { services } = kit;
   const { db, config } = services;
 
   const agentSitesPage = async (
@@ -88,49 +89,6 @@ export function agentSiteRoutes({ services }: PageKit): PageDef[] {
       },
     }),
     definePage({
-      method: 'get',
-      path: '/console/agent-sites/:id',
-      auth: 'B',
-      params: SiteParams,
-      handler: async (ctx, web, { params: { id } }) => {
-        const site = await getSite(db, accountOf(web), id); // another account's: 404
-        const w = await resolveWindow(db);
-        const [stats, daily, agents, pages, insights, scans] = await Promise.all([
-          siteStats(db, site, w),
-          siteDailyByPlatform(db, site, w),
-          siteAgents(db, site, w),
-          sitePages(db, site, w, 20),
-          siteInsights(db, site, w),
-          latestScans(db, [site]),
-        ]);
-        const scanId = scans.get(site.id)?.scanId;
-        const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
-        const citability: CitabilityView | null =
-          scan?.finished_at && scan.results?.[AGENT_READABILITY]
-            ? {
-                // The newest scan of the address counts whoever ran it (as GET /api/v1/sites), but
-                // its report link (the scan id is the secret) only for this account's own scans.
-                scanId: scan.account_id === accountOf(web) ? scan.id : null,
-                scannedAt: scan.finished_at,
-                result: modelResult(scan, AGENT_READABILITY),
-              }
-            : null;
-        html200(
-          ctx,
-          renderAgentSite(viewerOf(web), {
-            site,
-            stats,
-            daily,
-            agents,
-            pages,
-            insights,
-            scan: citability,
-            baseUrl: config.publicBaseUrl,
-          }),
-        );
-      },
-    }),
-    definePage({
       method: 'post',
       path: '/console/agent-sites/:id/remove',
       auth: 'B',
@@ -141,5 +99,54 @@ export function agentSiteRoutes({ services }: PageKit): PageDef[] {
         await agentSitesPage(ctx, web, { removed: site.label });
       },
     }),
+    agentSitePage(kit),
   ];
+}
+
+/** One agent site's dashboard: traffic, agents, pages, insights and its citability scan. */
+function agentSitePage({ services }: PageKit): PageDef {
+  const { db, config } = services;
+  return definePage({
+    method: 'get',
+    path: '/console/agent-sites/:id',
+    auth: 'B',
+    params: SiteParams,
+    handler: async (ctx, web, { params: { id } }) => {
+      const site = await getSite(db, accountOf(web), id); // another account's: 404
+      const w = await resolveWindow(db);
+      const [stats, daily, agents, pages, insights, scans] = await Promise.all([
+        siteStats(db, site, w),
+        siteDailyByPlatform(db, site, w),
+        siteAgents(db, site, w),
+        sitePages(db, site, w, 20),
+        siteInsights(db, site, w),
+        latestScans(db, [site]),
+      ]);
+      const scanId = scans.get(site.id)?.scanId;
+      const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
+      const citability: CitabilityView | null =
+        scan?.finished_at && scan.results?.[AGENT_READABILITY]
+          ? {
+              // The newest scan of the address counts whoever ran it (as GET /api/v1/sites), but
+              // its report link (the scan id is the secret) only for this account's own scans.
+              scanId: scan.account_id === accountOf(web) ? scan.id : null,
+              scannedAt: scan.finished_at,
+              result: modelResult(scan, AGENT_READABILITY),
+            }
+          : null;
+      html200(
+        ctx,
+        renderAgentSite(viewerOf(web), {
+          site,
+          stats,
+          daily,
+          agents,
+          pages,
+          insights,
+          scan: citability,
+          baseUrl: config.publicBaseUrl,
+        }),
+      );
+    },
+  });
 }

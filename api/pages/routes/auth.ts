@@ -61,9 +61,13 @@ const welcome = (ctx: Context, made: { key: string; keyPrefix: string; email: st
     ),
   );
 
-export function authRoutes({ services, deps, startSession }: PageKit): PageDef[] {
-  const { db } = services;
+export function authRoutes(kit: PageKit): PageDef[] {
+  return [...signInPages(kit), ...signUpPages(kit), ...invitePages(kit), ...resetPages(kit)];
+}
 
+/** Sign-in and sign-out. */
+function signInPages({ services, deps, startSession }: PageKit): PageDef[] {
+  const { db } = services;
   return [
     definePage({
       method: 'get',
@@ -120,7 +124,13 @@ export function authRoutes({ services, deps, startSession }: PageKit): PageDef[]
         ctx.redirect('/');
       },
     }),
+  ];
+}
 
+/** Sign-up and its confirmation link. */
+function signUpPages({ services, deps, startSession }: PageKit): PageDef[] {
+  const { db } = services;
+  return [
     definePage({
       method: 'get',
       path: '/signup',
@@ -179,7 +189,13 @@ export function authRoutes({ services, deps, startSession }: PageKit): PageDef[]
         welcome(ctx, made, { email: made.email, variant: 'A', csrf: s.csrf });
       },
     }),
+  ];
+}
 
+/** Invitations (variant B): the form and its acceptance. */
+function invitePages({ services, deps, startSession }: PageKit): PageDef[] {
+  const { db } = services;
+  return [
     definePage({
       method: 'get',
       path: '/invite/:token',
@@ -225,7 +241,13 @@ export function authRoutes({ services, deps, startSession }: PageKit): PageDef[]
         welcome(ctx, made, { email: made.email, variant: invite.variant, csrf: s.csrf });
       },
     }),
+  ];
+}
 
+/** Password reset: the request and the link. */
+function resetPages({ services, deps }: PageKit): PageDef[] {
+  const { db } = services;
+  return [
     definePage({
       method: 'get',
       path: '/reset',

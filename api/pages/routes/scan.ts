@@ -42,7 +42,8 @@ export function scanStateRoute(router: Router, { services }: PageKit): void {
   });
 }
 
-export function scanRoutes({ services, notFoundPage }: PageKit): PageDef[] {
+export function scanRoutes(kit: PageKit): PageDef[] {
+  const { services } = kit;
   const { db, config } = services;
 
   return [
@@ -116,43 +117,49 @@ export function scanRoutes({ services, notFoundPage }: PageKit): PageDef[] {
       },
     }),
 
-    definePage({
-      method: 'get',
-      path: '/r/:id',
-      auth: 'anyone',
-      params: z.object({ id: z.string().regex(SCAN_ID) }),
-      handler: async (ctx, web, { params: { id } }) => {
-        const scan = await getScan(services, id);
-        if (!scan) return notFoundPage(ctx, web);
-        // The link is the secret (scan ids are unguessable): keep it out of Referer headers.
-        ctx.set('Referrer-Policy', 'no-referrer');
-        if (scan.status === 'queued' || scan.status === 'running') {
-          html200(ctx, renderProgress(scan, web.viewer));
-          return;
-        }
-        if (scan.status === 'failed') {
-          html200(ctx, renderScanFailed(scan, web.viewer));
-          return;
-        }
-        const errorPage = targetErrorStatus(scan);
-        if (errorPage) {
-          const status = (errorPage.extra.httpStatus as number | null | undefined) ?? null;
-          html200(ctx, renderErrorVerdict(scan, status, web.viewer));
-          return;
-        }
-        const a = presentScanA(scan);
-        const prices = new Map((await listProducts(db)).map((p) => [p.id, p.price_pence]));
-        html200(
-          ctx,
-          renderReport({
-            scan,
-            a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config) },
-            b: modelResult(scan, AGENT_READABILITY),
-            shareUrl: `${config.publicSiteUrl}/r/${scan.id}`,
-            viewer: web.viewer,
-          }),
-        );
-      },
-    }),
+    reportPage(kit),
   ];
+}
+
+/** The shareable report at /r/:id (the progress view while the scan runs). */
+function reportPage({ services, notFoundPage }: PageKit): PageDef {
+  const { db, config } = services;
+  return definePage({
+    method: 'get',
+    path: '/r/:id',
+    auth: 'anyone',
+    params: z.object({ id: z.string().regex(SCAN_ID) }),
+    handler: async (ctx, web, { params: { id } }) => {
+      const scan = await getScan(services, id);
+      if (!scan) return notFoundPage(ctx, web);
+      // The link is the secret (scan ids are unguessable): keep it out of Referer headers.
+      ctx.set('Referrer-Policy', 'no-referrer');
+      if (scan.status === 'queued' || scan.status === 'running') {
+        html200(ctx, renderProgress(scan, web.viewer));
+        return;
+      }
+      if (scan.status === 'failed') {
+        html200(ctx, renderScanFailed(scan, web.viewer));
+        return;
+      }
+      const errorPage = targetErrorStatus(scan);
+      if (errorPage) {
+        const status = (errorPage.extra.httpStatus as number | null | undefined) ?? null;
+        html200(ctx, renderErrorVerdict(scan, status, web.viewer));
+        return;
+      }
+      const a = presentScanA(scan);
+      const prices = new Map((await listProducts(db)).map((p) => [p.id, p.price_pence]));
+      html200(
+        ctx,
+        renderReport({
+          scan,
+          a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config) },
+          b: modelResult(scan, AGENT_READABILITY),
+          shareUrl: `${config.publicSiteUrl}/r/${scan.id}`,
+          viewer: web.viewer,
+        }),
+      );
+    },
+  });
 }
