@@ -1,3 +1,4 @@
+import type { Middleware } from 'koa';
 import { type AccessRule, AdmissionError, Admitter, type Caller } from '../../shared/accounts/admission.ts';
 import type { RateState } from '../../shared/accounts/rate-limit.ts';
 import type { Services } from '../../shared/services.ts';
@@ -44,6 +45,15 @@ export function admission(
     setRateHeaders(ctx, lately.rate);
     if (lately.principal) ctx.state.principal = lately.principal;
     return undefined;
+  };
+}
+
+/** A route's guard middleware: the caller is admitted before anything of the route runs. */
+export function guard(access: AccessRule, services: Services): Middleware {
+  const admit = admission(access, services);
+  return async (ctx, next) => {
+    await admit(ctx as RouteContext);
+    await next();
   };
 }
 

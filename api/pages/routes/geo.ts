@@ -1,4 +1,3 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { GeoRunKind } from '../../../shared/db/tables/geo.ts';
@@ -10,13 +9,16 @@ import { latestRun, requestRun } from '../../../shared/geo/visibility-runs.ts';
 import { getSite } from '../../../shared/monitoring/sites.ts';
 import { renderMessage } from '../auth-pages.ts';
 import { type GeoPageView, renderGeo } from '../geo-pages.ts';
-import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+import { definePage, type PageDef } from '../page.ts';
+import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // GEO of one monitored site in the console (variant A): what the /api/v1/geo routes do, as a page
 // and forms, through the same domain functions: a GEO check, visibility and share-of-voice runs,
 // the account's prompts, the history. Actions redirect back (303) with a notice named in the address.
 
 const SITE_ID = /^\d{1,18}$/;
+const SiteParams = z.object({ id: z.string().regex(SITE_ID) });
+const PromptParams = z.object({ id: z.string().regex(SITE_ID), promptId: z.string().regex(SITE_ID) });
 const NOTICES: Record<string, NonNullable<GeoPageView['notice']>> = {
   'check-done': { kind: 'ok', text: 'GEO check done.' },
   'run-started': { kind: 'ok', text: 'Run started: answer engines are being asked your prompts.' },
@@ -50,7 +52,7 @@ function summarise(item: HistoryItem): string {
   return `${what}: ${run.status}${rate}`;
 }
 
-export function geoRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db } = services;
 
   const isPending = async (siteId: string, kind: GeoRunKind) =>
@@ -101,9 +103,8 @@ export function geoRoutes(router: Router, { services, signedIn, notFoundPage }: 
   };
 
   /** A GEO page or action of this account's site; a refusal (4xx) is shown as a page. */
-  const geo = (run: (ctx: Context, web: Web, id: number) => Promise<void>) =>
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'A') || !SITE_ID.test(ctx.params.id!)) return notFoundPage(ctx, web);
+  const geo =
+    (run: (ctx: Context, web: Web, id: number) => Promise<void>) => async (ctx: Context, web: Web) => {
       try {
         await run(ctx, web, Number(ctx.params.id));
       } catch (err) {
@@ -113,6 +114,14 @@ export function geoRoutes(router: Router, { services, signedIn, notFoundPage }: 
           return html200(ctx, renderMessage(err.title, err.detail, viewerOf(web)), err.status);
         await geoPage(ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
       }
+    };
+  const page = (method: 'get' | 'post', path: string, run: Parameters<typeof geo>[0]) =>
+    definePage({
+      method,
+      path: `/console/sites/:id/geo${path}`,
+      auth: 'A',
+      params: path.includes(':promptId') ? PromptParams : SiteParams,
+      handler: geo(run),
     });
 
   const back = (ctx: Context, id: number, query: string) => {
@@ -120,32 +129,22 @@ export function geoRoutes(router: Router, { services, signedIn, notFoundPage }: 
     ctx.status = 303;
   };
 
-  router.get(
-    '/console/sites/:id/geo',
-    geo(async (ctx, web) => {
+  return [
+    page('get', '', async (ctx, web) => {
       const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
       await geoPage(ctx, web, named ? { notice: named } : {});
     }),
-  );
-  router.post(
-    '/console/sites/:id/geo/check',
-    geo(async (ctx, web, id) => {
+    page('post', '/check', async (ctx, web, id) => {
       const out = await checkSite(services, accountOf(web), id, { fresh: true, waitMs: 0 });
       back(ctx, id, out.kind === 'pending' ? `check_scan=${out.scan.id}` : 'notice=check-done');
     }),
-  );
-  for (const kind of ['visibility', 'sov'] as const) {
-    router.post(
-      `/console/sites/:id/geo/${kind}`,
-      geo(async (ctx, web, id) => {
+    ...(['visibility', 'sov'] as const).map((kind) =>
+      page('post', `/${kind}`, async (ctx, web, id) => {
         await requestRun(services, accountOf(web), id, kind, 'console');
         back(ctx, id, 'notice=run-started');
       }),
-    );
-  }
-  router.post(
-    '/console/sites/:id/geo/prompts',
-    geo(async (ctx, web, id) => {
+    ),
+    page('post', '/prompts', async (ctx, web, id) => {
       const f = formOf(ctx);
       const parsed = PromptForm.safeParse({ label: f.label ?? '', prompt: f.prompt ?? '' });
       const promptForm = { label: f.label, prompt: f.prompt };
@@ -164,15 +163,11 @@ export function geoRoutes(router: Router, { services, signedIn, notFoundPage }: 
       }
       back(ctx, id, 'notice=prompt-added');
     }),
-  );
-  router.post(
-    '/console/sites/:id/geo/prompts/:promptId/remove',
-    geo(async (ctx, web, id) => {
+    page('post', '/prompts/:promptId/remove', async (ctx, web, id) => {
       const promptId = ctx.params.promptId!;
-      if (!SITE_ID.test(promptId)) return notFoundPage(ctx, web);
       await getSite(db, accountOf(web), id);
       await removePrompt(db, accountOf(web), Number(promptId));
       back(ctx, id, 'notice=prompt-removed');
     }),
-  );
+  ];
 }

@@ -1,19 +1,19 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { z } from 'zod';
 import { AppError } from '../../../shared/errors.ts';
 import { recentAlerts, sitesWithHistory } from '../../../shared/monitoring/history.ts';
 import { removeSite, requestSiteScan, updateSite } from '../../../shared/monitoring/sites.ts';
 import { renderSite } from '../console-pages.ts';
+import { definePage, type PageDef } from '../page.ts';
 import type { ManageView } from '../site-manage.ts';
-import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // One monitored site in the console (variant A): its scores, history and alerts, and what a key
 // can do to it over REST, as forms: scan now, edit label/threshold/webhook, pause or resume,
 // remove. Each action calls the same domain function as the REST route and redirects back
 // (post/redirect/get), with a notice named in the address.
 
-const SITE_ID = /^\d{1,18}$/;
+const SiteParams = z.object({ id: z.string().regex(/^\d{1,18}$/) });
 
 /** The notices a redirect may name: fixed texts, so an address cannot put words on the page. */
 const NOTICES: Record<string, NonNullable<ManageView['notice']>> = {
@@ -38,7 +38,7 @@ const SettingsForm = z.object({
   webhook_url: z.string().trim().max(2048, 'At most 2048 characters.').optional(),
 });
 
-export function monitoredSiteRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+export function monitoredSiteRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db } = services;
 
   /** The site's page, or a 404 page when the site is not this account's. */
@@ -51,12 +51,11 @@ export function monitoredSiteRoutes(router: Router, { services, signedIn, notFou
   };
 
   /** Runs an action on this account's site; a refusal (4xx) is shown on the site's page. */
-  const action = (run: (ctx: Context, web: Web, id: number) => Promise<string | undefined>) =>
-    signedIn(async (ctx, web) => {
-      const id = ctx.params.id!;
-      if (!isVariant(web, 'A') || !SITE_ID.test(id)) return notFoundPage(ctx, web);
+  const action =
+    (run: (ctx: Context, web: Web, id: number) => Promise<string | undefined>) =>
+    async (ctx: Context, web: Web) => {
       try {
-        const next = await run(ctx, web, Number(id));
+        const next = await run(ctx, web, Number(ctx.params.id));
         if (next === undefined) return;
         ctx.redirect(next);
         ctx.status = 303; // see other: the browser GETs the page, so a reload does not repeat the action
@@ -65,37 +64,40 @@ export function monitoredSiteRoutes(router: Router, { services, signedIn, notFou
         if (err.status === 404) return notFoundPage(ctx, web);
         await sitePage(ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
       }
+    };
+  const post = (path: string, run: Parameters<typeof action>[0]) =>
+    definePage({
+      method: 'post',
+      path: `/console/sites/:id/${path}`,
+      auth: 'A',
+      params: SiteParams,
+      handler: action(run),
     });
 
-  router.get(
-    '/console/sites/:id',
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'A') || !SITE_ID.test(ctx.params.id!)) return notFoundPage(ctx, web);
-      const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
-      await sitePage(ctx, web, { notice: named });
+  return [
+    definePage({
+      method: 'get',
+      path: '/console/sites/:id',
+      auth: 'A',
+      params: SiteParams,
+      handler: async (ctx, web) => {
+        const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
+        await sitePage(ctx, web, { notice: named });
+      },
     }),
-  );
 
-  router.post(
-    '/console/sites/:id/scan',
-    action(async (_ctx, web, id) => {
+    post('scan', async (_ctx, web, id) => {
       const asked = await requestSiteScan(services, accountOf(web), id);
       return `/console/sites/${id}?notice=scan-${asked.state}`;
     }),
-  );
 
-  router.post(
-    '/console/sites/:id/status',
-    action(async (ctx, web, id) => {
+    post('status', async (ctx, web, id) => {
       const status = formOf(ctx).status === 'active' ? 'active' : 'paused';
       await updateSite(services, accountOf(web), id, { status });
       return `/console/sites/${id}?notice=${status === 'active' ? 'resumed' : 'paused'}`;
     }),
-  );
 
-  router.post(
-    '/console/sites/:id/settings',
-    action(async (ctx, web, id) => {
+    post('settings', async (ctx, web, id) => {
       const f = formOf(ctx);
       const parsed = SettingsForm.safeParse({
         label: f.label ?? '',
@@ -131,13 +133,10 @@ export function monitoredSiteRoutes(router: Router, { services, signedIn, notFou
       }
       return `/console/sites/${id}?notice=saved`;
     }),
-  );
 
-  router.post(
-    '/console/sites/:id/remove',
-    action(async (_ctx, web, id) => {
+    post('remove', async (_ctx, web, id) => {
       await removeSite(services, accountOf(web), id);
       return '/console/sites?removed=1';
     }),
-  );
+  ];
 }

@@ -1,5 +1,5 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { listSites } from '../../../shared/agent-sites/sites.ts';
 import { AppError } from '../../../shared/errors.ts';
 import {
@@ -12,7 +12,8 @@ import {
   sendTestEvent,
   updateEndpoint,
 } from '../../../shared/webhooks/endpoints.ts';
-import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+import { definePage, type PageDef } from '../page.ts';
+import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 import {
   renderWebhook,
   renderWebhooks,
@@ -24,7 +25,7 @@ import {
 // through the same domain functions. A secret is shown once, on the page that made it; other
 // actions redirect back (303) with a notice named in the address.
 
-const ENDPOINT_ID = /^\d{1,18}$/;
+const EndpointParams = z.object({ id: z.string().regex(/^\d{1,18}$/) });
 const NOTICES: Record<string, NonNullable<WebhooksView['notice']>> = {
   removed: { kind: 'ok', text: 'Endpoint removed.' },
   enabled: { kind: 'ok', text: 'Endpoint enabled: it receives alerts again.' },
@@ -40,7 +41,7 @@ function tickedSites(ctx: Context): number[] | null {
   return list.length ? list.map(Number) : null;
 }
 
-export function webhookRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+export function webhookRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db } = services;
 
   const hooksPage = async (ctx: Context, web: Web, extra: Partial<WebhooksView> = {}, status = 200) => {
@@ -50,20 +51,23 @@ export function webhookRoutes(router: Router, { services, signedIn, notFoundPage
   };
 
   /** Variant B with the Optimisation tier (as the REST routes); refusals (4xx) shown on the page. */
-  const hooks = (run: (ctx: Context, web: Web) => Promise<void>) =>
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'B')) return notFoundPage(ctx, web);
-      if (web.session!.tier !== 'optimisation')
-        return html200(ctx, renderWebhooksNeedTier(viewerOf(web)), 403);
-      const id = ctx.params.id;
-      if (id !== undefined && !ENDPOINT_ID.test(id)) return notFoundPage(ctx, web);
-      try {
-        await run(ctx, web);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        if (err.status === 404) return notFoundPage(ctx, web);
-        await hooksPage(ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
-      }
+  const hooks = (run: (ctx: Context, web: Web) => Promise<void>) => async (ctx: Context, web: Web) => {
+    if (web.session!.tier !== 'optimisation') return html200(ctx, renderWebhooksNeedTier(viewerOf(web)), 403);
+    try {
+      await run(ctx, web);
+    } catch (err) {
+      if (!(err instanceof AppError) || err.status >= 500) throw err;
+      if (err.status === 404) return notFoundPage(ctx, web);
+      await hooksPage(ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
+    }
+  };
+  const page = (method: 'get' | 'post', path: string, run: Parameters<typeof hooks>[0]) =>
+    definePage({
+      method,
+      path: `/console/webhooks${path}`,
+      auth: 'B',
+      ...(path.includes(':id') ? { params: EndpointParams } : {}),
+      handler: hooks(run),
     });
 
   const back = (ctx: Context, notice: string) => {
@@ -71,16 +75,12 @@ export function webhookRoutes(router: Router, { services, signedIn, notFoundPage
     ctx.status = 303;
   };
 
-  router.get(
-    '/console/webhooks',
-    hooks(async (ctx, web) => {
+  return [
+    page('get', '', async (ctx, web) => {
       const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
       await hooksPage(ctx, web, named ? { notice: named } : {});
     }),
-  );
-  router.post(
-    '/console/webhooks',
-    hooks(async (ctx, web) => {
+    page('post', '', async (ctx, web) => {
       const f = formOf(ctx);
       const threshold = Number(f.threshold);
       const form = { url: f.url, threshold: f.threshold };
@@ -103,17 +103,11 @@ export function webhookRoutes(router: Router, { services, signedIn, notFoundPage
         await hooksPage(ctx, web, { form: { ...form, error: err.detail } }, 400);
       }
     }),
-  );
-  router.get(
-    '/console/webhooks/:id',
-    hooks(async (ctx, web) => {
+    page('get', '/:id', async (ctx, web) => {
       const w = await getEndpoint(db, accountOf(web), ctx.params.id!);
       html200(ctx, renderWebhook(viewerOf(web), w, await listDeliveries(db, accountOf(web), w.id, 50)));
     }),
-  );
-  router.post(
-    '/console/webhooks/:id/test',
-    hooks(async (ctx, web) => {
+    page('post', '/:id/test', async (ctx, web) => {
       const a = await sendTestEvent(services, accountOf(web), ctx.params.id!);
       const text =
         a.status === 'delivered'
@@ -121,31 +115,24 @@ export function webhookRoutes(router: Router, { services, signedIn, notFoundPage
           : `Test event not delivered: ${a.error ?? `HTTP ${a.httpStatus}`}.`;
       await hooksPage(ctx, web, { notice: { kind: a.status === 'delivered' ? 'ok' : 'error', text } });
     }),
-  );
-  router.post(
-    '/console/webhooks/:id/rotate',
-    hooks(async (ctx, web) => {
+    page('post', '/:id/rotate', async (ctx, web) => {
       const w = await rotateSecret(db, accountOf(web), ctx.params.id!);
       await hooksPage(ctx, web, { secret: { endpointId: w.id, secret: w.secret } });
     }),
-  );
-  for (const [path, enabled] of [
-    ['enable', true],
-    ['disable', false],
-  ] as const) {
-    router.post(
-      `/console/webhooks/:id/${path}`,
-      hooks(async (ctx, web) => {
+    ...(
+      [
+        ['enable', true],
+        ['disable', false],
+      ] as const
+    ).map(([path, enabled]) =>
+      page('post', `/:id/${path}`, async (ctx, web) => {
         await updateEndpoint(services, accountOf(web), ctx.params.id!, { enabled });
         back(ctx, enabled ? 'enabled' : 'disabled');
       }),
-    );
-  }
-  router.post(
-    '/console/webhooks/:id/remove',
-    hooks(async (ctx, web) => {
+    ),
+    page('post', '/:id/remove', async (ctx, web) => {
       await deleteEndpoint(db, accountOf(web), ctx.params.id!);
       back(ctx, 'removed');
     }),
-  );
+  ];
 }
