@@ -4,6 +4,7 @@ import { toJsonb } from '../db/json.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
 import type { JobContext } from '../jobs/job.ts';
+import { RUN_LOCK, withRunLock } from '../jobs/run-lock.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import { runScan, scanDeadlineMs } from './gather-and-score.ts';
@@ -14,11 +15,17 @@ import { scanTopic } from './scans.ts';
 // One scans row, gathered and scored (the scan_url job). Idempotent: a re-run after a crash
 // overwrites the same row. Pollers see the phase as it moves and are woken by NOTIFY at the end.
 
-export async function executeScan(ctx: JobContext, scanId: string): Promise<void> {
+export function executeScan(ctx: JobContext, scanId: string): Promise<void> {
+  // Held for the whole attempt, so a stranded-scan settle never fails a scan a worker is on.
+  return withRunLock(ctx.db, RUN_LOCK.scan, scanId, () => scanUnderLock(ctx, scanId));
+}
+
+async function scanUnderLock(ctx: JobContext, scanId: string): Promise<void> {
   const { db, config, log, signal, browser } = ctx;
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
   if (!scan) return log.warn({ scanId }, 'scan row is gone; nothing to do');
-  if (scan.status === 'done') return;
+  // Done, or failed (by its last attempt, or settled as stranded while no worker held the lock).
+  if (scan.status === 'done' || scan.status === 'failed') return;
   await db
     .updateTable('scans')
     .set({ status: 'running', phase: STARTING_PHASE, started_at: sql<Date>`now()` })
