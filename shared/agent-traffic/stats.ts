@@ -28,6 +28,9 @@ const emptyMix = (): VerificationMix => ({
   spoofed: 0,
 });
 const verifiedOf = (m: VerificationMix) => m.signature + m.ip + m.rdns;
+/** Visits of every kind of agent (search engines included) still waiting for reverse DNS. */
+const pendingOf = (rows: { verification: Verification; visits: string }[]) =>
+  rows.reduce((n, r) => (r.verification === 'pending' ? n + Number(r.visits) : n), 0);
 const pct = (part: number, whole: number) => (whole ? Math.round((1000 * part) / whole) / 10 : 0);
 
 export interface Window {
@@ -169,7 +172,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     verifiedVisits: verifiedOf(mix),
     verifiedShare: pct(verifiedOf(mix), total),
     spoofedVisits: mix.spoofed,
-    pendingVerification: mix.pending,
+    pendingVerification: pendingOf(byDay.rows),
     verification: mix,
     platforms: [...platforms]
       .map(([platform, p]) => ({
