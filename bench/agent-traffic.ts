@@ -89,7 +89,20 @@ function peakRssMiB(pid: number): number {
   }
 }
 
-/** `sightline logs import --json` in a child process, as an operator runs it: its summary and peak RSS. */
+/** CPU seconds (user + system) a live process has used so far (Linux /proc); 0 when unknown. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `sightline logs import --json` in a child process, as an operator runs it: its summary, peak RSS
+ * and CPU time (the last sample before it exits: within 100 ms of its end).
+ */
 async function cliImport(ctx: BenchContext, siteId: string, file: string) {
   const child = spawn(process.execPath, [SIGHTLINE, 'logs', 'import', '--site', siteId, '--json', file], {
     env: {
@@ -110,13 +123,15 @@ async function cliImport(ctx: BenchContext, siteId: string, file: string) {
     err += d;
   });
   let peak = 0;
+  let cpu = 0;
   const watch = setInterval(() => {
     peak = Math.max(peak, peakRssMiB(child.pid!));
+    cpu = Math.max(cpu, cpuSeconds(child.pid!));
   }, 100);
   const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
   clearInterval(watch);
   if (code !== 0) throw new Error(`logs import exited ${code}: ${err.slice(-2000)}`);
-  return { summary: JSON.parse(out) as ImportSummary, peakRss: peak };
+  return { summary: JSON.parse(out) as ImportSummary, peakRss: peak, cpu };
 }
 
 /** GET url every `everyMs` (sequentially) until `done()`, or `count` calls: the latencies. */
@@ -165,7 +180,7 @@ async function importRows(ctx: BenchContext, key: string, accountId: string): Pr
       {
         measurement: `logs import (CLI), ${s.lines.toLocaleString('en-GB')}-line combined log (${s.agents.toLocaleString('en-GB')} agent lines, ${s.pendingVerification.toLocaleString('en-GB')} needing reverse DNS)`,
         result: atLeast(s.lines / s.seconds, 100_000, 'lines/s'),
-        notes: `${s.seconds} s; peak RSS ${Math.round(first.peakRss)} MiB; again (all already stored): ${atLeast(again.summary.lines / again.summary.seconds, 100_000, 'lines/s')}, ${again.summary.stored} new; ${SETTINGS(ctx)}`,
+        notes: `${s.seconds} s; CLI process: peak RSS ${Math.round(first.peakRss)} MiB, CPU ${first.cpu.toFixed(1)} s (${((first.cpu * 1e6) / s.lines).toFixed(1)} µs a line, start-up included); again (all already stored): ${atLeast(again.summary.lines / again.summary.seconds, 100_000, 'lines/s')}, ${again.summary.stored} new; ${SETTINGS(ctx)}`,
       },
       {
         measurement: 'GET /sites/:id/stats of the importing site, every 200 ms during that import',

@@ -28,6 +28,9 @@ const emptyMix = (): VerificationMix => ({
   spoofed: 0,
 });
 const verifiedOf = (m: VerificationMix) => m.signature + m.ip + m.rdns;
+/** Visits of every kind of agent (search engines included) still waiting for reverse DNS. */
+const pendingOf = (rows: { verification: Verification; visits: string }[]) =>
+  rows.reduce((n, r) => (r.verification === 'pending' ? n + Number(r.visits) : n), 0);
 const pct = (part: number, whole: number) => (whole ? Math.round((1000 * part) / whole) / 10 : 0);
 
 export interface Window {
@@ -81,12 +84,58 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/**
+ * The site's 10 most visited paths since `from`: the folded path totals plus the site's pending
+ * counts (sql/018) read as they are, not folded first. One statement's snapshot sees a pending row
+ * either still pending or already folded (a fold deletes and upserts in one transaction), so each
+ * count is read once; and the reader never waits for a fold under way, nor writes, so /stats stays
+ * as fast while the site is being imported. The pending rows are few (folds follow every 50,000
+ * events).
+ */
+function topPaths(db: Kysely<Database>, siteId: string, from: string) {
+  return sql<{ path: string; visits: string }>`
+    select path, sum(visits)::bigint as visits from (
+      select path, visits from agent_path_totals(${siteId}, ${from}::date)
+      union all
+      select path, visits from agent_page_pending where site_id = ${siteId}::bigint and day >= ${from}::date
+    ) t group by path order by visits desc, path limit 10`.execute(db);
+}
+
+/** One entry per UTC day of the window; a day no source covered is a gap (null), not zero. */
+function dailyTrend(
+  start: Date,
+  until: Date,
+  visitsByDay: Map<string, { visits: number; verified: number }>,
+  dailyRefs: { day: string; visits: string }[],
+  coverage: { day: string; sources: string[] }[],
+) {
+  const refsByDay = new Map(dailyRefs.map((r) => [r.day, Number(r.visits)]));
+  const covered = new Map(coverage.map((r) => [r.day, r.sources]));
+  const trend: {
+    date: string;
+    covered: boolean;
+    sources: string[];
+    visits: number | null;
+    verified: number | null;
+    aiReferrals: number | null;
+  }[] = [];
+  for (let d = start; d <= until; d = new Date(d.getTime() + DAY_MS)) {
+    const key = day(d);
+    const v = visitsByDay.get(key);
+    const isCovered = covered.has(key) || v !== undefined;
+    trend.push({
+      date: key,
+      covered: isCovered,
+      sources: covered.get(key) ?? [],
+      visits: isCovered ? (v?.visits ?? 0) : null,
+      verified: isCovered ? (v?.verified ?? 0) : null,
+      aiReferrals: isCovered ? (refsByDay.get(key) ?? 0) : null,
+    });
+  }
+  return trend;
+}
+
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
-  // Top pages: the folded path totals plus the site's pending counts (sql/018) read as they
-  // are, not folded first. One statement's snapshot sees a pending row either still pending or
-  // already folded (a fold deletes and upserts in one transaction), so each count is read once;
-  // and a reader never waits for a fold under way, nor writes: /stats stays as fast while the
-  // site is being imported. The pending rows are few (folds follow every 50,000 events).
   // Every part from the same UTC midnight: pages, referrals and coverage have no finer grain.
   const start = windowStart(w);
   const from = day(start);
@@ -96,12 +145,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
       from agent_rollup_days(${site.id}, ${start}::timestamptz) group by 1, 2, 3, 4`.execute(db),
-    sql<{ path: string; visits: string }>`
-      select path, sum(visits)::bigint as visits from (
-        select path, visits from agent_path_totals(${site.id}, ${from}::date)
-        union all
-        select path, visits from agent_page_pending where site_id = ${site.id}::bigint and day >= ${from}::date
-      ) t group by path order by visits desc, path limit 10`.execute(db),
+    topPaths(db, site.id, from),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
       where site_id = ${site.id} and day >= ${from}::date
@@ -143,30 +187,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   }
   const refTotal = referrals.rows.reduce((n, r) => n + Number(r.visits), 0);
 
-  // One entry per UTC day of the window; a day no source covered is a gap (null), not zero.
-  const refsByDay = new Map(dailyRefs.rows.map((r) => [r.day, Number(r.visits)]));
-  const covered = new Map(coverage.rows.map((r) => [r.day, r.sources]));
-  const trend: {
-    date: string;
-    covered: boolean;
-    sources: string[];
-    visits: number | null;
-    verified: number | null;
-    aiReferrals: number | null;
-  }[] = [];
-  for (let d = start; d <= w.until; d = new Date(d.getTime() + DAY_MS)) {
-    const key = day(d);
-    const v = visitsByDay.get(key);
-    const isCovered = covered.has(key) || v !== undefined;
-    trend.push({
-      date: key,
-      covered: isCovered,
-      sources: covered.get(key) ?? [],
-      visits: isCovered ? (v?.visits ?? 0) : null,
-      verified: isCovered ? (v?.verified ?? 0) : null,
-      aiReferrals: isCovered ? (refsByDay.get(key) ?? 0) : null,
-    });
-  }
+  const trend = dailyTrend(start, w.until, visitsByDay, dailyRefs.rows, coverage.rows);
 
   return {
     siteId: Number(site.id),
@@ -175,7 +196,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     verifiedVisits: verifiedOf(mix),
     verifiedShare: pct(verifiedOf(mix), total),
     spoofedVisits: mix.spoofed,
-    pendingVerification: mix.pending,
+    pendingVerification: pendingOf(byDay.rows),
     verification: mix,
     platforms: [...platforms]
       .map(([platform, p]) => ({

