@@ -51,7 +51,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
    * One function rather than a middleware per step: every request pays for each layer it passes.
    */
   const endpoint = (
-    def: Pick<RouteDef, 'path' | 'method' | 'access' | 'request' | 'responses' | 'bodyLimit'>,
+    def: Pick<RouteDef, 'path' | 'method' | 'access' | 'request' | 'responses' | 'bodyLimit' | 'rawBody'>,
     handle: (ctx: RouteContext, input: RouteInput<unknown, unknown, unknown>) => Promise<void> | void,
   ): Middleware => {
     const admit = admission(def.access, services);
@@ -59,7 +59,7 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     // declares its own 415 body (MCP), as a JSON-RPC error.
     const jsonOnly = def.request?.body ? jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem') : undefined;
     // koa-body reads bodies of POST, PUT and PATCH only: elsewhere it would be a no-op per call.
-    const parseBody = BODY_METHODS.has(def.method)
+    const parseBody = BODY_METHODS.has(def.method) && !def.rawBody
       ? bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)
       : undefined;
     const input = routeInput(def as RouteDef);

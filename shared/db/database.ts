@@ -15,6 +15,7 @@ import type {
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
+import type { StripeEventsTable, StripeSubscriptionsTable } from './tables/billing.ts';
 import type {
   BSiteAlertsTable,
   BSiteScansTable,
@@ -81,4 +82,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_open_alerts: WebhookOpenAlertsTable;
   b_site_alerts: BSiteAlertsTable;
+  stripe_events: StripeEventsTable;
+  stripe_subscriptions: StripeSubscriptionsTable;
 }

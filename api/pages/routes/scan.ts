@@ -133,7 +133,7 @@ export function scanRoutes(router: Router, { services, page, notFoundPage }: Pag
         ctx,
         renderReport({
           scan,
-          a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config) },
+          a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config, scan.url) },
           b: modelResult(scan, AGENT_READABILITY),
           shareUrl: `${config.publicSiteUrl}/r/${scan.id}`,
           viewer: web.viewer,
