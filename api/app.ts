@@ -59,9 +59,10 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
     // declares its own 415 body (MCP), as a JSON-RPC error.
     const jsonOnly = def.request?.body ? jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem') : undefined;
     // koa-body reads bodies of POST, PUT and PATCH only: elsewhere it would be a no-op per call.
-    const parseBody = BODY_METHODS.has(def.method) && !def.rawBody
-      ? bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)
-      : undefined;
+    const parseBody =
+      BODY_METHODS.has(def.method) && !def.rawBody
+        ? bodyParser(def.bodyLimit ?? services.config.BODY_LIMIT)
+        : undefined;
     const input = routeInput(def as RouteDef);
     // Steps that may wait (admission at the database, the JSON check, the body), in order.
     const waiting = async (ctx: RouteContext, admitting: Promise<void> | undefined) => {

@@ -75,7 +75,10 @@ const ConfigSchema = z.object({
   STRIPE_SECRET_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   STRIPE_WEBHOOK_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
   STRIPE_API_BASE: optionalUrl,
-  STRIPE_CURRENCY: z.string().regex(/^[a-z]{3}$/).default('gbp'),
+  STRIPE_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/)
+    .default('gbp'),
   MONITOR_SCAN_MODE: z.enum(['quick', 'full']).default('quick'),
   MONITOR_FANOUT_BATCH: z.coerce.number().int().min(1).max(100_000).default(25_000),
   AUDIT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),

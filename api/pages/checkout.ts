@@ -31,7 +31,8 @@ const gbp = (pence: number) => `£${(pence / 100).toFixed(2)}`;
 /** Buying offline: said plainly, with what the operator sets to turn it on. */
 const OFFLINE = html`<p class="notice"><strong>Buying is offline on this server.</strong> Online payment is not set up yet: its operator enables it by setting <code>STRIPE_SECRET_KEY</code> and <code>STRIPE_WEBHOOK_SECRET</code> (see the <a href="/docs/guides/operations#stripe">operations guide</a>). Please contact the operator of this Sightline server to buy.</p>`;
 
-const errorNote = (error: string | undefined) => (error ? html`<p class="error" role="alert">${error}</p>` : '');
+const errorNote = (error: string | undefined) =>
+  error ? html`<p class="error" role="alert">${error}</p>` : '';
 
 export interface BundleView {
   bundleId: string;

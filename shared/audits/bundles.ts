@@ -40,12 +40,16 @@ export function bundlePricePence(bundleId: string, products: string[], prices: M
   return Math.round((sum * FOCUS_DISCOUNT) / 100) * 100;
 }
 
-type LinkConfig = Pick<Config, 'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'STRIPE_SECRET_KEY' | 'publicBaseUrl'>;
+type LinkConfig = Pick<
+  Config,
+  'STRIPE_LINK_COMPLETE' | 'STRIPE_LINK_FOCUS' | 'STRIPE_SECRET_KEY' | 'publicBaseUrl'
+>;
 
 /** Checkout through the SDK when a secret key is set, else a configured payment link, else our page. */
 function stripeLink(config: LinkConfig, bundleId: string, targetUrl: string | undefined): string {
   if (!config.STRIPE_SECRET_KEY) {
-    if (bundleId === 'complete_audit_bundle' && config.STRIPE_LINK_COMPLETE) return config.STRIPE_LINK_COMPLETE;
+    if (bundleId === 'complete_audit_bundle' && config.STRIPE_LINK_COMPLETE)
+      return config.STRIPE_LINK_COMPLETE;
     if (bundleId !== 'complete_audit_bundle' && config.STRIPE_LINK_FOCUS)
       return `${config.STRIPE_LINK_FOCUS}?bundle=${bundleId}`;
   }

@@ -21,7 +21,8 @@ export async function findOrCreateBuyer(db: Kysely<Database>, rawEmail: string):
     .select(['id', 'email', 'variant'])
     .where(sql<string>`lower(email)`, '=', email)
     .executeTakeFirst();
-  if (existing) return { accountId: existing.id, email: existing.email, variant: existing.variant, newKey: null };
+  if (existing)
+    return { accountId: existing.id, email: existing.email, variant: existing.variant, newKey: null };
   const { account, key } = await createAccount(db, { email, variant: 'A', tier: 'pro' });
   return { accountId: account.id, email, variant: 'A', newKey: key.key };
 }

@@ -1,7 +1,7 @@
 import Stripe from 'stripe';
+import { PLANS } from '../accounts/accounts.ts';
 import { bundlePricePence } from '../audits/bundles.ts';
 import { listProducts } from '../audits/products.ts';
-import { PLANS } from '../accounts/accounts.ts';
 import type { Config } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { Services } from '../services.ts';

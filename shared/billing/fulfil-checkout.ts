@@ -41,13 +41,18 @@ export async function fulfilCheckout(
   }
   const buyer = await findOrCreateBuyer(services.db, email);
   if (buyer.variant !== 'A') {
-    log.error({ account: buyer.accountId }, 'a variant B account paid for a variant A purchase: fulfil it by hand');
+    log.error(
+      { account: buyer.accountId },
+      'a variant B account paid for a variant A purchase: fulfil it by hand',
+    );
     return { accountId: buyer.accountId, mail: null };
   }
   if (purchase.kind === 'plan') {
-    const subscriptionId = typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
+    const subscriptionId =
+      typeof session.subscription === 'string' ? session.subscription : session.subscription?.id;
     await setSubscription(services.db, buyer.accountId, purchase.plan);
-    if (subscriptionId) await recordSubscription(services.db, subscriptionId, buyer.accountId, purchase.plan, 'active');
+    if (subscriptionId)
+      await recordSubscription(services.db, subscriptionId, buyer.accountId, purchase.plan, 'active');
     log.info({ account: buyer.accountId, plan: purchase.plan }, 'plan bought');
     return { accountId: buyer.accountId, mail: planMail(services, buyer, purchase.plan) };
   }
@@ -102,5 +107,10 @@ function planMail(services: Services, buyer: Buyer, plan: string): Mail {
   const body = (keyText: string) =>
     `Thank you: your Sightline ${plan} monitoring plan is active.\n\n${keyText}\n\n` +
     `Add the sites to watch in the console (${services.config.publicSiteUrl}/console) or with POST /api/v1/monitor.\n`;
-  return { to: buyer.email, subject: `Your Sightline ${plan} plan is active`, text: body(keys.text), logText: body(keys.logText) };
+  return {
+    to: buyer.email,
+    subject: `Your Sightline ${plan} plan is active`,
+    text: body(keys.text),
+    logText: body(keys.logText),
+  };
 }

@@ -58,7 +58,10 @@ export function subscriptionChange(event: Stripe.Event): { id: string; status: s
 }
 
 /** Applies a subscription event; returns the account it changed, or null for a subscription not ours. */
-export async function applySubscriptionEvent(services: Services, event: Stripe.Event): Promise<string | null> {
+export async function applySubscriptionEvent(
+  services: Services,
+  event: Stripe.Event,
+): Promise<string | null> {
   const change = subscriptionChange(event);
   if (!change) return null;
   const known = await services.db
@@ -67,7 +70,10 @@ export async function applySubscriptionEvent(services: Services, event: Stripe.E
     .where('id', '=', change.id)
     .executeTakeFirst();
   if (!known) {
-    services.log.warn({ event: event.id, subscription: change.id }, 'event for a subscription not bought here: ignored');
+    services.log.warn(
+      { event: event.id, subscription: change.id },
+      'event for a subscription not bought here: ignored',
+    );
     return null;
   }
   const paid = PAID.has(change.status);

@@ -61,14 +61,19 @@ export async function handleStripeEvent(
   event: Stripe.Event,
 ): Promise<WebhookOutcome> {
   if (await seen(services.db, event.id)) return 'duplicate';
-  if (event.type === 'checkout.session.completed' || event.type === 'checkout.session.async_payment_succeeded') {
+  if (
+    event.type === 'checkout.session.completed' ||
+    event.type === 'checkout.session.async_payment_succeeded'
+  ) {
     const { accountId, mail } = await fulfilCheckout(services, event, event.data.object);
     if (!(await record(services.db, event, accountId))) return 'duplicate';
     // The payment is fulfilled and recorded: a mail failure is the operator's to resend, not a retry.
     if (mail) {
-      await mailer.send(mail).catch((err: unknown) =>
-        services.log.error({ err, event: event.id, to: mail.to }, 'checkout email could not be sent'),
-      );
+      await mailer
+        .send(mail)
+        .catch((err: unknown) =>
+          services.log.error({ err, event: event.id, to: mail.to }, 'checkout email could not be sent'),
+        );
     }
     return 'handled';
   }

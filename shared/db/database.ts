@@ -15,7 +15,6 @@ import type {
 import type { ApiKeysTable } from './tables/api-keys.ts';
 import type { AuditOrdersTable } from './tables/audit-orders.ts';
 import type { AuditProductsTable } from './tables/audit-products.ts';
-import type { StripeEventsTable, StripeSubscriptionsTable } from './tables/billing.ts';
 import type {
   BSiteAlertsTable,
   BSiteScansTable,
@@ -23,6 +22,7 @@ import type {
   WebhookEndpointsTable,
   WebhookOpenAlertsTable,
 } from './tables/b-sites.ts';
+import type { StripeEventsTable, StripeSubscriptionsTable } from './tables/billing.ts';
 import type {
   GeoAnswersTable,
   GeoCallUsageTable,

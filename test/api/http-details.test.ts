@@ -109,7 +109,7 @@ describe('stripeLink without a payment link configured', () => {
       assert.equal(res.status, 200, rec.stripeLink);
       assert.match(res.headers.get('content-security-policy') ?? '', /default-src 'none'/);
       const page = await res.text();
-      assert.match(page, new RegExp(`£${(rec.bundlePrice / 100).toFixed(2)} one-off, 3|7 audits`));
+      assert.match(page, new RegExp(`one-off, ${rec.products.length} audits`));
       assert.match(page, /Buying is offline on this server/);
       assert.doesNotMatch(page, /curl/);
       assert.doesNotMatch(page, /<script/i);

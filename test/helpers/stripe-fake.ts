@@ -88,9 +88,16 @@ export async function startStripeFake(): Promise<StripeFake> {
     req.on('data', (c) => (body += c));
     req.on('end', () => {
       const answer = (status: number, json: object) =>
-        res.writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') }).end(JSON.stringify(json));
+        res
+          .writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') })
+          .end(JSON.stringify(json));
       if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
-        return answer(404, { error: { type: 'invalid_request_error', message: `Unrecognized request URL (${req.method}: ${req.url})` } });
+        return answer(404, {
+          error: {
+            type: 'invalid_request_error',
+            message: `Unrecognized request URL (${req.method}: ${req.url})`,
+          },
+        });
       }
       if (!req.headers['content-type']?.startsWith('application/x-www-form-urlencoded')) {
         return answer(400, { error: { type: 'invalid_request_error', message: 'form encoding expected' } });

@@ -129,10 +129,16 @@ const bundleRoutes = [
         ctx,
         services,
         async () => {
-          if (!input) throw new AppError(400, 'invalid_url', 'Invalid URL', 'Enter the address of the site to audit.');
+          if (!input)
+            throw new AppError(400, 'invalid_url', 'Invalid URL', 'Enter the address of the site to audit.');
           const target = (await vetTargetUrl(services, input, 'target_url')).href;
           if (target.length > METADATA_VALUE_MAX) {
-            throw new AppError(400, 'invalid_url', 'Invalid URL', `The address is longer than ${METADATA_VALUE_MAX} characters.`);
+            throw new AppError(
+              400,
+              'invalid_url',
+              'Invalid URL',
+              `The address is longer than ${METADATA_VALUE_MAX} characters.`,
+            );
           }
           return createCheckoutSession(
             services,
@@ -188,7 +194,11 @@ const planRoutes = [
         ctx,
         services,
         () =>
-          createCheckoutSession(services, { kind: 'plan', plan: params.plan }, { email, urls: sessionUrls(services, cancel) }),
+          createCheckoutSession(
+            services,
+            { kind: 'plan', plan: params.plan },
+            { email, urls: sessionUrls(services, cancel) },
+          ),
         (error) => renderPlanPage({ ...view, error }),
       );
     },

@@ -63,7 +63,11 @@ export default [
     },
     async handler(ctx, _input, services) {
       const raw = await readRaw(ctx.req);
-      const event = verifyStripeWebhook(services.config.STRIPE_WEBHOOK_SECRET, raw, ctx.get('stripe-signature') || undefined);
+      const event = verifyStripeWebhook(
+        services.config.STRIPE_WEBHOOK_SECRET,
+        raw,
+        ctx.get('stripe-signature') || undefined,
+      );
       const outcome = await handleStripeEvent(services, mailerOf(services), event);
       services.log.info({ event: event.id, type: event.type, outcome }, 'stripe event');
       ctx.body = { received: true, outcome };

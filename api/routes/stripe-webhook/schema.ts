@@ -4,5 +4,7 @@ export const StripeWebhookReceived = z.object({
   received: z.literal(true),
   outcome: z
     .enum(['handled', 'duplicate', 'ignored'])
-    .describe('handled; duplicate: this event id was handled before, nothing changed; ignored: not an event Sightline acts on'),
+    .describe(
+      'handled; duplicate: this event id was handled before, nothing changed; ignored: not an event Sightline acts on',
+    ),
 });
