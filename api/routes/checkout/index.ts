@@ -26,6 +26,9 @@ import { BundleParams, BundleQuery, PlanParams, PlanQuery } from './schema.ts';
 
 const HTML_PAGE = { description: 'The page', contentType: 'text/html' };
 
+/** Each form post opens a session at Stripe with our key: counted per client address. */
+const CHECKOUT_POSTS = { kind: 'ip', bucket: 'checkout', ipLimit: 30 } as const;
+
 function htmlAnswer(ctx: RouteContext, services: Services, status: number, body: string): void {
   ctx.set('Content-Security-Policy', checkoutCsp(checkoutOrigin(services.config)));
   ctx.set('X-Content-Type-Options', 'nosniff');
@@ -60,7 +63,10 @@ const planView = (services: Services, plan: 'growth' | 'agency', email: string |
   frequency: PLANS[plan].scanFrequency,
 });
 
-/** A problem while opening the session is shown on the page, with its status; others propagate. */
+/**
+ * Buying offline, the page says so (200, as GET). A problem with the form (a bad URL: 422) or at
+ * Stripe (502) is shown on the page; other errors propagate.
+ */
 async function redirectToCheckout(
   ctx: RouteContext,
   services: Services,
@@ -68,7 +74,7 @@ async function redirectToCheckout(
   errorPage: (error: string) => string,
 ): Promise<void> {
   if (!buyingOnline(services.config)) {
-    htmlAnswer(ctx, services, 503, errorPage('Buying is offline on this server.'));
+    htmlAnswer(ctx, services, 200, errorPage('Buying is offline on this server.'));
     return;
   }
   try {
@@ -78,7 +84,7 @@ async function redirectToCheckout(
     ctx.redirect(url);
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
-    htmlAnswer(ctx, services, err.status, errorPage(err.detail));
+    htmlAnswer(ctx, services, err.status === 400 ? 422 : err.status, errorPage(err.detail));
   }
 }
 
@@ -112,13 +118,14 @@ const bundleRoutes = [
     description:
       'The checkout page’s form (`target_url`, form-encoded): opens a Checkout Session for the bundle’s audits of that site and answers 303 to Stripe’s page. Errors are shown on the page.',
     tags: ['Audits'],
-    access: { kind: 'public' },
+    access: CHECKOUT_POSTS,
     request: { params: BundleParams },
     responses: {
+      200: { description: 'Buying is offline: the checkout page saying so', contentType: 'text/html' },
       303: { description: 'To the Stripe Checkout page' },
-      400: { description: 'The checkout page with the problem (bad URL)', contentType: 'text/html' },
       404: { description: 'Unknown bundle', contentType: 'text/html' },
-      503: { description: 'Buying is offline: the checkout page saying so', contentType: 'text/html' },
+      422: { description: 'The checkout page naming the problem (a bad URL)', contentType: 'text/html' },
+      502: { description: 'The checkout page: Stripe refused or did not answer', contentType: 'text/html' },
     },
     async handler(ctx, { params }, services) {
       const products = bundleProducts(params.bundle);
@@ -180,11 +187,12 @@ const planRoutes = [
     summary: 'Open a Stripe Checkout Session for a plan (form post)',
     description: 'The plan page’s form (optional `email`, form-encoded): answers 303 to Stripe’s page.',
     tags: ['Monitoring'],
-    access: { kind: 'public' },
+    access: CHECKOUT_POSTS,
     request: { params: PlanParams },
     responses: {
+      200: { description: 'Buying is offline: the plan page saying so', contentType: 'text/html' },
       303: { description: 'To the Stripe Checkout page' },
-      503: { description: 'Buying is offline: the plan page saying so', contentType: 'text/html' },
+      502: { description: 'The plan page: Stripe refused or did not answer', contentType: 'text/html' },
     },
     async handler(ctx, { params }, services) {
       const email = formField(ctx, 'email');

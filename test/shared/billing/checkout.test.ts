@@ -162,6 +162,16 @@ describe('checkout with Stripe', () => {
     );
   });
 
+  it('opens no session for a site it may not scan, and says why on the page (422)', async () => {
+    const before = stripe.sessions.length;
+    for (const target of ['http://169.254.169.254/latest/meta-data/', 'not a url', '']) {
+      const res = await postForm('/checkout/complete_audit_bundle', { target_url: target });
+      assert.equal(res.status, 422, target);
+      assert.match(await res.text(), /<p class="error" role="alert">/);
+    }
+    assert.equal(stripe.sessions.length, before);
+  });
+
   it('refuses an unsigned or tampered event with problem+json 400', async () => {
     const e = stripe.completed(stripe.sessions[0]!, 'x@example.test', SECRET);
     const tampered = await call(t.url, '/webhooks/stripe', {
@@ -276,7 +286,7 @@ describe('checkout with buying offline', () => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       body: 'target_url=https%3A%2F%2Fshop.example%2F',
     });
-    assert.equal(post.status, 503);
+    assert.equal(post.status, 200, 'the page answers: buying is offline');
     assert.match(await post.text(), /Buying is offline/);
     const hook = await call(offline.url, '/webhooks/stripe', {
       method: 'POST',
