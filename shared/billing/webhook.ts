@@ -21,8 +21,9 @@ export function verifyStripeWebhook(
   signature: string | undefined,
 ): Stripe.Event {
   if (!secret) {
+    // Not configured, the endpoint is not there for anyone to call (Stripe's retries included).
     throw new AppError(
-      503,
+      404,
       'webhook_not_configured',
       'Stripe webhook not configured',
       'STRIPE_WEBHOOK_SECRET is not set on this server, so Stripe events cannot be verified.',

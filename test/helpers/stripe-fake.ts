@@ -29,6 +29,8 @@ export interface StripeFake {
   completed(session: FakeSession, email: string, secret: string): SignedEvent;
   /** A subscription event (customer.subscription.updated/deleted) for a subscription id. */
   subscriptionEvent(type: string, subscriptionId: string, status: string, secret: string): SignedEvent;
+  /** invoice.paid / invoice.payment_failed for a subscription's invoice (API 2025+ shape: `parent`). */
+  invoiceEvent(type: string, subscriptionId: string, secret: string): SignedEvent;
   close(): Promise<void>;
 }
 
@@ -144,6 +146,20 @@ export async function startStripeFake(): Promise<StripeFake> {
     },
     subscriptionEvent(type, subscriptionId, status, secret) {
       return sign(event(type, { id: subscriptionId, object: 'subscription', status, metadata: {} }), secret);
+    },
+    invoiceEvent(type, subscriptionId, secret) {
+      return sign(
+        event(type, {
+          id: newId('in'),
+          object: 'invoice',
+          status: type === 'invoice.paid' ? 'paid' : 'open',
+          parent: {
+            type: 'subscription_details',
+            subscription_details: { subscription: subscriptionId, metadata: {} },
+          },
+        }),
+        secret,
+      );
     },
     async close() {
       server.closeAllConnections();

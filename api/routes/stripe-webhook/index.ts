@@ -59,7 +59,7 @@ export default [
       200: { description: 'Received', schema: StripeWebhookReceived },
       400: problem('Missing or invalid Stripe-Signature'),
       413: problem('Body over 1 MiB'),
-      503: problem('STRIPE_WEBHOOK_SECRET is not set'),
+      404: problem('STRIPE_WEBHOOK_SECRET is not set: no Stripe webhook on this server'),
     },
     async handler(ctx, _input, services) {
       const raw = await readRaw(ctx.req);

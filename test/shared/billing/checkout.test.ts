@@ -245,6 +245,16 @@ describe('checkout with Stripe', () => {
     );
     assert.equal((await deliver(renewed)).body.outcome, 'handled');
     assert.deepEqual(await subscription(), { plan: 'growth', status: 'active' });
+    const failed = stripe.invoiceEvent('invoice.payment_failed', `sub_for_${session.id}`, SECRET);
+    assert.equal((await deliver(failed)).body.outcome, 'handled');
+    assert.deepEqual(
+      await subscription(),
+      { plan: 'growth', status: 'canceled' },
+      'a failed payment clears it',
+    );
+    const paidAgain = stripe.invoiceEvent('invoice.paid', `sub_for_${session.id}`, SECRET);
+    assert.equal((await deliver(paidAgain)).body.outcome, 'handled');
+    assert.deepEqual(await subscription(), { plan: 'growth', status: 'active' }, 'a renewal sets it again');
     const stranger = stripe.subscriptionEvent(
       'customer.subscription.deleted',
       'sub_elsewhere',
@@ -293,7 +303,7 @@ describe('checkout with buying offline', () => {
       body: '{}',
       headers: { 'stripe-signature': 't=1,v1=x' },
     });
-    assert.equal(hook.status, 503);
+    assert.equal(hook.status, 404);
     assert.equal(hook.body.code, 'webhook_not_configured');
   });
 });
