@@ -93,6 +93,9 @@ export async function startStripeFake(): Promise<StripeFake> {
         res
           .writeHead(status, { 'content-type': 'application/json', 'request-id': newId('req') })
           .end(JSON.stringify(json));
+      // The hosted page: a browser walking the flow is sent straight back, as after paying.
+      const paying = sessions.find((x) => req.method === 'GET' && req.url === new URL(x.url).pathname);
+      if (paying) return res.writeHead(303, { location: paying.success_url }).end();
       if (req.method !== 'POST' || req.url !== '/v1/checkout/sessions') {
         return answer(404, {
           error: {

@@ -117,6 +117,14 @@ describe('checkout with Stripe', () => {
     assert.equal(item.price_data.currency, 'gbp');
     assert.equal(Number(item.price_data.unit_amount), rec.bundlePrice, 'the price the report shows');
 
+    const back = await fetch(session.url, { redirect: 'manual' });
+    assert.equal(
+      new URL(back.headers.get('location')!).pathname,
+      '/checkout/done',
+      'Stripe sends the buyer back here',
+    );
+    assert.match(await (await fetch(`${t.url}/checkout/done`)).text(), /An email is on its way/);
+
     const email = `Buyer.${Date.now()}@Example.test`;
     const paid = stripe.completed(session, email, SECRET);
     const first = await deliver(paid);
