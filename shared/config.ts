@@ -96,6 +96,16 @@ const ConfigSchema = z.object({
   PUBLIC_SCAN_IP_LIMIT: int(1).default(30),
   STRIPE_LINK_COMPLETE: z.string().url().optional(),
   STRIPE_LINK_FOCUS: z.string().url().optional(),
+  // Checkout through Stripe's SDK (docs/operations.md): buying is online once the secret key is
+  // set; the webhook secret verifies POST /webhooks/stripe. STRIPE_API_BASE points the SDK at
+  // another host (a loopback fake in tests). Price ids (STRIPE_PRICE_<ID>) are read below.
+  STRIPE_SECRET_KEY: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
+  STRIPE_WEBHOOK_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional()),
+  STRIPE_API_BASE: optionalUrl,
+  STRIPE_CURRENCY: z
+    .string()
+    .regex(/^[a-z]{3}$/)
+    .default('gbp'),
   MONITOR_SCAN_MODE: z.enum(['quick', 'full']).default('quick'),
   MONITOR_FANOUT_BATCH: int(1, 100_000).default(25_000),
   AUDIT_MAX_PAGES: int(1, 500).default(25),
@@ -153,6 +163,8 @@ export type Config = z.infer<typeof ConfigSchema> & {
   publicSiteUrl: string;
   docsUrl: string;
   dataDir: string;
+  /** STRIPE_PRICE_<ID> settings by lower-case id (a product, bundle or plan id): Stripe price ids. */
+  stripePrices: Record<string, string>;
 };
 
 export class ConfigError extends Error {}
@@ -176,7 +188,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicSiteUrl: (c.PUBLIC_SITE_URL ?? base).replace(/\/$/, ''),
     docsUrl: c.DOCS_URL ?? `${base}/docs`,
     dataDir: path.resolve(c.DATA_DIR),
+    stripePrices: stripePrices(env),
   };
+}
+
+/** STRIPE_PRICE_COMPLETE_AUDIT_BUNDLE=price_… -> { complete_audit_bundle: 'price_…' }. */
+function stripePrices(env: NodeJS.ProcessEnv): Record<string, string> {
+  const prices: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const m = /^STRIPE_PRICE_([A-Z0-9_]+)$/.exec(name);
+    if (m && value) prices[m[1]!.toLowerCase()] = value;
+  }
+  return prices;
 }
 
 let cached: Config | undefined;

@@ -33,12 +33,13 @@ function parserFor(limit: string): Middleware {
 
 /** The route's body middlewares, in order (none for a GET). */
 export function routeBody(
-  def: Pick<RouteDef, 'method' | 'request' | 'responses' | 'bodyLimit'>,
+  def: Pick<RouteDef, 'method' | 'request' | 'responses' | 'bodyLimit' | 'rawBody'>,
   config: Pick<Config, 'BODY_LIMIT'>,
 ): Middleware[] {
   const steps: Middleware[] = [];
   // Where the route declares its own 415 body (MCP), the refusal is a JSON-RPC error.
   if (def.request?.body) steps.push(jsonBodyOnly(def.responses[415] ? 'jsonrpc' : 'problem'));
-  if (BODY_METHODS.has(def.method)) steps.push(parserFor(def.bodyLimit ?? config.BODY_LIMIT));
+  // A route that reads its own bytes (a signed webhook) gets no parser.
+  if (BODY_METHODS.has(def.method) && !def.rawBody) steps.push(parserFor(def.bodyLimit ?? config.BODY_LIMIT));
   return steps;
 }

@@ -190,7 +190,7 @@ function alertList(alerts: AlertRow[]): Html {
 export function renderNoPlan(viewer: Viewer): string {
   return renderPage(
     { title: 'Monitoring', viewer, section: 'sites' },
-    html`<h1>Monitoring</h1><section class="card"><p>Monitoring needs a Growth or Agency plan. Growth (£29 a month) scans 5 sites weekly; Agency (£59 a month) scans 25 sites daily. Both alert you when scores change and give you a public status page.</p><p class="muted">Plans are set up by the Sightline operator for now; ask them to start yours.</p></section>`,
+    html`<h1>Monitoring</h1><section class="card"><p>Monitoring needs a Growth or Agency plan. Growth (£29 a month) scans 5 sites weekly; Agency (£59 a month) scans 25 sites daily. Both alert you when scores change and give you a public status page.</p><p><a class="button" href="/checkout/plan/growth?email=${encodeURIComponent(viewer.email)}">Buy Growth</a> <a class="button" href="/checkout/plan/agency?email=${encodeURIComponent(viewer.email)}">Buy Agency</a></p><p class="muted">Pay with the email you signed in with (${viewer.email}): the plan is then set on this account.</p></section>`,
   );
 }
 

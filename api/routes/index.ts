@@ -16,6 +16,7 @@ import bSites from './site-citability/index.ts';
 import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
+import stripeWebhook from './stripe-webhook/index.ts';
 import tools from './tools/index.ts';
 import webhooks from './webhooks/index.ts';
 
@@ -40,4 +41,5 @@ export const routes: RouteDef[] = [
   ...meta,
   ...docs,
   ...checkout,
+  ...stripeWebhook,
 ];

@@ -154,7 +154,7 @@ function reportPage({ services, notFoundPage }: PageKit): PageDef {
         ctx,
         renderReport({
           scan,
-          a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config) },
+          a: { ...a, recommendation: recommendBundle(a.dimensions, prices, config, scan.url) },
           b: modelResult(scan, AGENT_READABILITY),
           shareUrl: `${config.publicSiteUrl}/r/${scan.id}`,
           viewer: web.viewer,

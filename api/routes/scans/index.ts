@@ -32,7 +32,7 @@ export async function presentA(services: Services, scan: Scan, withRecommendatio
   const body = presentScanA(scan);
   if (!withRecommendation) return body;
   const prices = new Map((await listProducts(services.db)).map((p) => [p.id, p.price_pence]));
-  return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config) };
+  return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config, scan.url) };
 }
 
 export type ScanView = 'a' | 'b' | 'llmstxt' | 'citability';
