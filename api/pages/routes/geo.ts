@@ -7,6 +7,7 @@ import { checkSite } from '../../../shared/geo/site-checks.ts';
 import { historyView, latestView, requireEngines } from '../../../shared/geo/views.ts';
 import { latestRun, requestRun } from '../../../shared/geo/visibility-runs.ts';
 import { getSite } from '../../../shared/monitoring/sites.ts';
+import type { Services } from '../../../shared/services.ts';
 import { renderMessage } from '../auth-pages.ts';
 import { type GeoPageView, renderGeo } from '../geo-pages.ts';
 import { definePage, type PageDef } from '../page.ts';
@@ -52,55 +53,62 @@ function summarise(item: HistoryItem): string {
   return `${what}: ${run.status}${rate}`;
 }
 
+/** Why runs cannot start on this server (no answer engine configured), or undefined. */
+function enginesMissing(services: Services): string | undefined {
+  try {
+    requireEngines(services);
+    return undefined;
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    return `Visibility runs need an answer engine, and none is configured on this server: ${err.detail}`;
+  }
+}
+
+/** The GEO page of the site in the address, read through the /api/v1/geo domain functions. */
+async function geoPage(
+  services: Services,
+  ctx: Context,
+  web: Web,
+  extra: Partial<GeoPageView> = {},
+  status = 200,
+): Promise<void> {
+  const { db } = services;
+  const accountId = accountOf(web);
+  const id = Number(ctx.params.id);
+  const site = await getSite(db, accountId, id);
+  let checkScanId: string | undefined;
+  const scanId = typeof ctx.query.check_scan === 'string' ? ctx.query.check_scan : undefined;
+  if (scanId) {
+    // A check started from this page: recorded as soon as its scan is done.
+    const out = await checkSite(services, accountId, id, { fresh: false, scanId, waitMs: 0 });
+    if (out.kind === 'pending') checkScanId = scanId;
+    else extra.notice ??= NOTICES['check-done'];
+  }
+  const isPending = async (kind: GeoRunKind) =>
+    Boolean(await latestRun(db, site.id, kind, ['queued', 'running']));
+  const [latest, prompts, history] = await Promise.all([
+    latestView(services, accountId, id),
+    listPrompts(db, accountId),
+    historyView(services, accountId, id, 1, 10),
+  ]);
+  const view: GeoPageView = {
+    site,
+    latest: latest as GeoPageView['latest'],
+    pending: { visibility: await isPending('visibility'), sov: await isPending('sov'), checkScanId },
+    prompts: { list: prompts.prompts, quota: prompts.quota },
+    history: history.items.map((item) => ({
+      type: item.type === 'check' ? 'check' : 'run',
+      at: item.at,
+      summary: summarise(item),
+    })),
+    enginesMissing: enginesMissing(services),
+    ...extra,
+  };
+  html200(ctx, renderGeo(viewerOf(web), view), status);
+}
+
 export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db } = services;
-
-  const isPending = async (siteId: string, kind: GeoRunKind) =>
-    Boolean(await latestRun(db, siteId, kind, ['queued', 'running']));
-
-  const geoPage = async (ctx: Context, web: Web, extra: Partial<GeoPageView> = {}, status = 200) => {
-    const accountId = accountOf(web);
-    const id = Number(ctx.params.id);
-    const site = await getSite(db, accountId, id);
-    let checkScanId: string | undefined;
-    const scanId = typeof ctx.query.check_scan === 'string' ? ctx.query.check_scan : undefined;
-    if (scanId) {
-      // A check started from this page: recorded as soon as its scan is done.
-      const out = await checkSite(services, accountId, id, { fresh: false, scanId, waitMs: 0 });
-      if (out.kind === 'pending') checkScanId = scanId;
-      else extra.notice ??= NOTICES['check-done'];
-    }
-    let enginesMissing: string | undefined;
-    try {
-      requireEngines(services);
-    } catch (err) {
-      if (!(err instanceof AppError)) throw err;
-      enginesMissing = `Visibility runs need an answer engine, and none is configured on this server: ${err.detail}`;
-    }
-    const [latest, prompts, history] = await Promise.all([
-      latestView(services, accountId, id),
-      listPrompts(db, accountId),
-      historyView(services, accountId, id, 1, 10),
-    ]);
-    const view: GeoPageView = {
-      site,
-      latest: latest as GeoPageView['latest'],
-      pending: {
-        visibility: await isPending(site.id, 'visibility'),
-        sov: await isPending(site.id, 'sov'),
-        checkScanId,
-      },
-      prompts: { list: prompts.prompts, quota: prompts.quota },
-      history: history.items.map((item) => ({
-        type: item.type === 'check' ? 'check' : 'run',
-        at: item.at,
-        summary: summarise(item),
-      })),
-      enginesMissing,
-      ...extra,
-    };
-    html200(ctx, renderGeo(viewerOf(web), view), status);
-  };
 
   /** A GEO page or action of this account's site; a refusal (4xx) is shown as a page. */
   const geo =
@@ -112,7 +120,7 @@ export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
         if (err.status === 404 && err.code === 'not_found') return notFoundPage(ctx, web);
         if (ctx.method === 'GET' || err.status === 403)
           return html200(ctx, renderMessage(err.title, err.detail, viewerOf(web)), err.status);
-        await geoPage(ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
+        await geoPage(services, ctx, web, { notice: { kind: 'error', text: err.detail } }, err.status);
       }
     };
   const page = (method: 'get' | 'post', path: string, run: Parameters<typeof geo>[0]) =>
@@ -132,7 +140,7 @@ export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   return [
     page('get', '', async (ctx, web) => {
       const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
-      await geoPage(ctx, web, named ? { notice: named } : {});
+      await geoPage(services, ctx, web, named ? { notice: named } : {});
     }),
     page('post', '/check', async (ctx, web, id) => {
       const out = await checkSite(services, accountOf(web), id, { fresh: true, waitMs: 0 });
@@ -150,6 +158,7 @@ export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
       const promptForm = { label: f.label, prompt: f.prompt };
       if (!parsed.success)
         return geoPage(
+          services,
           ctx,
           web,
           { promptForm: { ...promptForm, error: parsed.error.issues[0]!.message } },
@@ -159,7 +168,7 @@ export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
         await addPrompt(db, accountOf(web), parsed.data);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500 || err.status === 404) throw err;
-        return geoPage(ctx, web, { promptForm: { ...promptForm, error: err.detail } }, err.status);
+        return geoPage(services, ctx, web, { promptForm: { ...promptForm, error: err.detail } }, err.status);
       }
       back(ctx, id, 'notice=prompt-added');
     }),

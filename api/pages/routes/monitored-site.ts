@@ -38,6 +38,25 @@ const SettingsForm = z.object({
   webhook_url: z.string().trim().max(2048, 'At most 2048 characters.').optional(),
 });
 
+/** The settings form read: its parsed values, or what was typed with an error per field. */
+function readSettings(f: Record<string, string>) {
+  const form = { label: f.label, alertThreshold: f.alert_threshold, webhookUrl: f.webhook_url };
+  const result = SettingsForm.safeParse({
+    label: f.label ?? '',
+    alert_threshold: f.alert_threshold,
+    webhook_url: f.webhook_url,
+  });
+  if (result.success) return { form, parsed: result.data, errors: {} };
+  const errors: NonNullable<ManageView['errors']> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path[0];
+    if (field === 'label') errors.label = issue.message;
+    if (field === 'alert_threshold') errors.alertThreshold = issue.message;
+    if (field === 'webhook_url') errors.webhookUrl = issue.message;
+  }
+  return { form, parsed: undefined, errors };
+}
+
 export function monitoredSiteRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db } = services;
 
@@ -98,25 +117,12 @@ export function monitoredSiteRoutes({ services, notFoundPage }: PageKit): PageDe
     }),
 
     post('settings', async (ctx, web, id) => {
-      const f = formOf(ctx);
-      const parsed = SettingsForm.safeParse({
-        label: f.label ?? '',
-        alert_threshold: f.alert_threshold === undefined ? undefined : f.alert_threshold,
-        webhook_url: f.webhook_url,
-      });
-      const form = { label: f.label, alertThreshold: f.alert_threshold, webhookUrl: f.webhook_url };
-      if (!parsed.success) {
-        const errors: NonNullable<ManageView['errors']> = {};
-        for (const issue of parsed.error.issues) {
-          const field = issue.path[0];
-          if (field === 'label') errors.label = issue.message;
-          if (field === 'alert_threshold') errors.alertThreshold = issue.message;
-          if (field === 'webhook_url') errors.webhookUrl = issue.message;
-        }
+      const { form, parsed, errors } = readSettings(formOf(ctx));
+      if (!parsed) {
         await sitePage(ctx, web, { form, errors }, 400);
         return undefined;
       }
-      const { label, alert_threshold, webhook_url } = parsed.data;
+      const { label, alert_threshold, webhook_url } = parsed;
       try {
         await updateSite(services, accountOf(web), id, {
           label,
@@ -127,8 +133,13 @@ export function monitoredSiteRoutes({ services, notFoundPage }: PageKit): PageDe
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 400) throw err;
         const webhook = err.extra.errors?.some((e) => e.field.includes('webhook_url'));
-        const errors = webhook ? { webhookUrl: err.detail } : {};
-        await sitePage(ctx, web, { form, errors, notice: { kind: 'error', text: err.detail } }, 400);
+        const fieldErrors = webhook ? { webhookUrl: err.detail } : {};
+        await sitePage(
+          ctx,
+          web,
+          { form, errors: fieldErrors, notice: { kind: 'error', text: err.detail } },
+          400,
+        );
         return undefined;
       }
       return `/console/sites/${id}?notice=saved`;
