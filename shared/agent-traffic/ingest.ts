@@ -65,14 +65,18 @@ export type IngestSource = 'collect' | 'import';
 export function createVerifier(
   config: Pick<
     Config,
-    'AGENT_VERIFY_RDNS' | 'AGENT_RDNS_TIMEOUT_MS' | 'AGENT_RDNS_SERVERS' | 'SCAN_ALLOW_HOSTS'
+    | 'AGENT_VERIFY_RDNS'
+    | 'AGENT_RDNS_TIMEOUT_MS'
+    | 'AGENT_RDNS_SERVERS'
+    | 'SCAN_ALLOW_HOSTS'
+    | 'AGENT_IP_RANGES_DIR'
   >,
 ): Verifier {
   const servers = config.AGENT_RDNS_SERVERS.split(',')
     .map((s) => s.trim())
     .filter(Boolean);
   return {
-    ranges: agentIpRanges(),
+    ranges: agentIpRanges(config.AGENT_IP_RANGES_DIR),
     rdns: config.AGENT_VERIFY_RDNS
       ? new RdnsVerifier({ timeoutMs: config.AGENT_RDNS_TIMEOUT_MS, servers })
       : null,

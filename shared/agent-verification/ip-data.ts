@@ -68,10 +68,9 @@ export function rangesFromData(data: RangeData): AgentIpRanges {
 }
 
 let loaded: AgentIpRanges | undefined;
-/** AGENT_IP_RANGES_DIR when set, else the shipped data file; read once per process. */
-export function agentIpRanges(): AgentIpRanges {
+/** The vendors' files in `dir` (AGENT_IP_RANGES_DIR) when set, else the shipped data; read once per process. */
+export function agentIpRanges(dir: string | undefined): AgentIpRanges {
   if (loaded) return loaded;
-  const dir = process.env.AGENT_IP_RANGES_DIR;
   if (dir) loaded = loadAgentIpRanges(dir);
   else if (fs.existsSync(SHIPPED_RANGES_FILE))
     loaded = rangesFromData(JSON.parse(fs.readFileSync(SHIPPED_RANGES_FILE, 'utf8')) as RangeData);

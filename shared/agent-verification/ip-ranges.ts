@@ -213,19 +213,7 @@ export function rangeFileDate(file: string, text: string): string | null {
   }
 }
 
-let fromEnv: AgentIpRanges | undefined;
-/** The ranges under AGENT_IP_RANGES_DIR, read once per process (empty when it is not set). */
-export function defaultAgentIpRanges(): AgentIpRanges {
-  const dir = process.env.AGENT_IP_RANGES_DIR;
-  fromEnv ??= dir ? loadAgentIpRanges(dir) : new AgentIpRanges(new Map());
-  return fromEnv;
-}
-
 /** Whether `ip` lies inside the published ranges of the vendor behind `agentToken`. */
-export function verifyAgentIp(
-  agentToken: string,
-  ip: string,
-  ranges: AgentIpRanges = defaultAgentIpRanges(),
-): IpVerification {
+export function verifyAgentIp(agentToken: string, ip: string, ranges: AgentIpRanges): IpVerification {
   return ranges.verify(agentToken, ip);
 }

@@ -34,8 +34,8 @@ function line(t: Date, ip: string, ua: string, p = '/', status = 200, referer = 
 
 describe('logs import --report', () => {
   it('the ranges know when they were published', () => {
-    const bing = agentIpRanges().asOf('bingbot');
-    const gpt = agentIpRanges().asOf('GPTBot');
+    const bing = agentIpRanges(undefined).asOf('bingbot');
+    const gpt = agentIpRanges(undefined).asOf('GPTBot');
     assert.ok(bing && bing > new Date('2020-01-01'), `bing ranges as of ${bing}`);
     assert.ok(gpt && gpt > new Date('2020-01-01'), `GPTBot ranges as of ${gpt}`);
   });

@@ -91,7 +91,7 @@ describe('forward-confirmed reverse DNS', () => {
 
   it('verifyVisit: pending where only reverse DNS can tell; settleRdns gives its verdict', async () => {
     const v: Verifier = {
-      ranges: agentIpRanges(),
+      ranges: agentIpRanges(undefined),
       rdns: new RdnsVerifier({ timeoutMs: 1000, servers: [address] }),
       resolveKey: null,
       nonces: new NonceCache(),
