@@ -15,10 +15,11 @@ import { agentReadabilityModel } from '../scan-engine/models/agent-readability.t
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import { type AlertDraft, alertPayload, type WatchScores } from '../watch/alerts.ts';
+import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
-import { deliverWebhook } from '../webhooks/deliver.ts';
-import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../webhooks/endpoints.ts';
+import { alertEndpointsFor } from '../webhooks/endpoints.ts';
+import { bSiteOutbox } from './deliver.ts';
 
 // One scheduled (weekly) scan of one registered B site: gather and score with the scan engine,
 // store the scan, record the slot, decide each alert endpoint's threshold alerts and send them.
@@ -76,7 +77,7 @@ export async function scanBSiteScheduled(
     .where('due_at', '=', job.dueAt)
     .executeTakeFirst();
   if (done) {
-    await deliverPendingBAlerts(db, config, log, site.id);
+    await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
     return 'already_scanned';
   }
 
@@ -211,80 +212,6 @@ export async function scanBSiteScheduled(
     },
     'scheduled site scan recorded',
   );
-  await deliverPendingBAlerts(db, config, log, site.id);
+  await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
   return 'scanned';
-}
-
-/**
- * Sends the site's recorded, unsent alerts, one attempt each through the webhook module, signed
- * with the endpoint's secret. The dedupe key is the alert's id, so a re-run after a crash gets the
- * first attempt back instead of sending again.
- */
-export async function deliverPendingBAlerts(
-  db: Kysely<Database>,
-  config: Config,
-  log: Logger,
-  siteId: string,
-): Promise<void> {
-  const pending = await db
-    .selectFrom('b_site_alerts as a')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'a.webhook_id')
-    .innerJoin('agent_sites as s', 's.id', 'a.site_id')
-    .select([
-      'a.id',
-      'a.metric',
-      'a.alert_type',
-      'a.dimension',
-      'a.previous_score',
-      'a.current_score',
-      'a.delta',
-      'a.message',
-      'a.scanned_at',
-      'w.id as webhook_id',
-      'w.url as webhook_url',
-      'w.secret',
-      'w.account_id',
-      's.url as site_url',
-    ])
-    .where('a.site_id', '=', siteId)
-    .where('a.delivery_status', '=', 'pending')
-    .orderBy('a.id')
-    .execute();
-  if (pending.length === 0) return;
-  const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
-  for (const a of pending) {
-    const attempt = await deliverWebhook(db, {
-      accountId: a.account_id,
-      url: a.webhook_url,
-      event: ALERT_EVENT,
-      payload: alertPayload(
-        a.site_url,
-        {
-          metric: a.metric,
-          type: a.alert_type,
-          dimension: a.dimension,
-          previousScore: a.previous_score,
-          currentScore: a.current_score,
-          delta: a.delta,
-          message: a.message,
-        },
-        a.scanned_at,
-      ),
-      policy,
-      subject: endpointSubject(a.webhook_id),
-      dedupeKey: `${ALERT_EVENT}:b:${a.id}`,
-      secret: a.secret,
-    });
-    if (attempt.status === 'pending') continue; // another run is sending it right now
-    await db
-      .updateTable('b_site_alerts')
-      .set({ delivery_status: attempt.status, delivery_id: attempt.id })
-      .where('id', '=', a.id)
-      .execute();
-    bSiteAlerts.inc({ type: a.alert_type, delivery: attempt.status });
-    log.info(
-      { siteId, alertId: a.id, webhookId: a.webhook_id, type: a.alert_type, outcome: attempt.status },
-      'B threshold alert sent',
-    );
-  }
 }

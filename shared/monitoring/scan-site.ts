@@ -15,8 +15,9 @@ import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
 import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
-import { deliverPendingAlerts } from './deliver.ts';
+import { monitorOutbox } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
 
 // One scheduled scan of one monitored site: gather with the scan engine, score the monitoring
@@ -293,7 +294,7 @@ export async function monitorSite(
     return 'skipped';
   }
   if (await slotRecorded(db, site.id, job.dueAt)) {
-    await deliverPendingAlerts(db, config, log, site.id); // a re-run finishes what the first recorded
+    await deliverPendingAlerts({ db, config, log }, monitorOutbox, site.id); // a re-run finishes what the first recorded
     return 'already_scanned';
   }
   const mode: ScanMode = config.MONITOR_SCAN_MODE;
@@ -324,7 +325,7 @@ export async function monitorSite(
     },
     'monitor scan recorded',
   );
-  await deliverPendingAlerts(db, config, log, site.id);
+  await deliverPendingAlerts({ db, config, log }, monitorOutbox, site.id);
   return 'scanned';
 }
 
