@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { bSiteAlerts } from '../metrics.ts';
-import type { AlertOutbox } from '../watch/deliver.ts';
+import { ALERT_COLUMNS, type AlertOutbox, pendingAlert } from '../watch/deliver.ts';
 import { endpointSubject } from '../webhooks/endpoints.ts';
 
 /**
@@ -17,14 +17,7 @@ export const bSiteOutbox: AlertOutbox = {
       .innerJoin('webhook_endpoints as w', 'w.id', 'a.webhook_id')
       .innerJoin('agent_sites as s', 's.id', 'a.site_id')
       .select([
-        'a.id',
-        'a.alert_type',
-        'a.dimension',
-        'a.previous_score',
-        'a.current_score',
-        'a.delta',
-        'a.message',
-        'a.scanned_at',
+        ...ALERT_COLUMNS,
         'w.id as webhook_id',
         'w.url as webhook_url',
         'w.secret',
@@ -35,25 +28,14 @@ export const bSiteOutbox: AlertOutbox = {
       .where('a.delivery_status', '=', 'pending')
       .orderBy('a.id')
       .execute();
-    return rows.map((a) => ({
-      id: a.id,
-      siteUrl: a.site_url,
-      alert: {
-        type: a.alert_type,
-        dimension: a.dimension,
-        previousScore: a.previous_score,
-        currentScore: a.current_score,
-        delta: a.delta,
-        message: a.message,
-      },
-      scannedAt: a.scanned_at,
-      target: {
+    return rows.map((a) =>
+      pendingAlert(a, a.site_url, {
         accountId: a.account_id,
         url: a.webhook_url,
         subject: endpointSubject(a.webhook_id),
         secret: a.secret,
-      },
-    }));
+      }),
+    );
   },
   async record(db, alertId, attempt) {
     if (!attempt) return; // every B alert has its endpoint (deleting one deletes its alerts)

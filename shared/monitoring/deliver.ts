@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { monitorAlerts } from '../metrics.ts';
-import type { AlertOutbox } from '../watch/deliver.ts';
+import { ALERT_COLUMNS, type AlertOutbox, pendingAlert } from '../watch/deliver.ts';
 
 /**
  * Where A monitoring alerts wait and go: monitor_alerts, sent to the site's webhook_url (signed
@@ -14,39 +14,20 @@ export const monitorOutbox: AlertOutbox = {
     const rows = await db
       .selectFrom('monitor_alerts as a')
       .innerJoin('monitored_sites as m', 'm.id', 'a.site_id')
-      .select([
-        'a.id',
-        'a.alert_type',
-        'a.dimension',
-        'a.previous_score',
-        'a.current_score',
-        'a.delta',
-        'a.message',
-        'a.scanned_at',
-        'm.account_id',
-        'm.url',
-        'm.webhook_url',
-      ])
+      .select([...ALERT_COLUMNS, 'm.account_id', 'm.url', 'm.webhook_url'])
       .where('a.site_id', '=', siteId)
       .where('a.delivery_status', '=', 'pending')
       .orderBy('a.id')
       .execute();
-    return rows.map((a) => ({
-      id: a.id,
-      siteUrl: a.url,
-      alert: {
-        type: a.alert_type,
-        dimension: a.dimension,
-        previousScore: a.previous_score,
-        currentScore: a.current_score,
-        delta: a.delta,
-        message: a.message,
-      },
-      scannedAt: a.scanned_at,
-      target: a.webhook_url
-        ? { accountId: a.account_id, url: a.webhook_url, subject: `monitored_site:${siteId}` }
-        : null,
-    }));
+    return rows.map((a) =>
+      pendingAlert(
+        a,
+        a.url,
+        a.webhook_url
+          ? { accountId: a.account_id, url: a.webhook_url, subject: `monitored_site:${siteId}` }
+          : null,
+      ),
+    );
   },
   async record(db, alertId, attempt) {
     await db

@@ -21,6 +21,47 @@ export interface PendingAlert {
   target: { accountId: string; url: string; subject: string; secret?: string } | null;
 }
 
+/** The columns every alert table has, selected under the alias `a`. */
+export const ALERT_COLUMNS = [
+  'a.id',
+  'a.alert_type',
+  'a.dimension',
+  'a.previous_score',
+  'a.current_score',
+  'a.delta',
+  'a.message',
+  'a.scanned_at',
+] as const;
+
+interface AlertRow {
+  id: string;
+  alert_type: AlertType;
+  dimension: string | null;
+  previous_score: number;
+  current_score: number;
+  delta: number;
+  message: string;
+  scanned_at: Date;
+}
+
+/** A stored alert as it is sent, with the site it is about and where it goes. */
+export function pendingAlert(a: AlertRow, siteUrl: string, target: PendingAlert['target']): PendingAlert {
+  return {
+    id: a.id,
+    siteUrl,
+    alert: {
+      type: a.alert_type,
+      dimension: a.dimension,
+      previousScore: a.previous_score,
+      currentScore: a.current_score,
+      delta: a.delta,
+      message: a.message,
+    },
+    scannedAt: a.scanned_at,
+    target,
+  };
+}
+
 export interface AlertOutbox {
   /** Names the alerts in logs ("monitoring alert sent"). */
   name: string;
