@@ -6,7 +6,7 @@ import { toJsonb } from '../db/json.ts';
 import type { BDimensionScores } from '../db/tables/b-sites.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
-import { bSiteAlerts, bSiteScans } from '../metrics.ts';
+import { bSiteScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import type { BrowserProvider } from '../scan-engine/browser.ts';
