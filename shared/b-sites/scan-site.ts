@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { toJsonb } from '../db/json.ts';
@@ -15,7 +15,7 @@ import { agentReadabilityModel } from '../scan-engine/models/agent-readability.t
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import type { AlertDraft, WatchCurrent, WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
 import { alertEndpointsFor } from '../webhooks/endpoints.ts';
@@ -103,15 +103,7 @@ export async function scanBSiteScheduled(
       .forUpdate()
       .executeTakeFirst();
     if (!row) return null;
-    const previous = await trx
-      .selectFrom('b_site_scans')
-      .select(['overall_score', 'dimension_scores'])
-      .where('site_id', '=', site.id)
-      .where('trigger', '=', 'scheduled')
-      .where('status', '=', 'ok')
-      .orderBy('due_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const before = await previousScores(trx, site.id);
 
     const { id: scanId, finishedAt: scannedAt } = await insertFinishedScan(trx, {
       url: site.url,
@@ -138,66 +130,14 @@ export async function scanBSiteScheduled(
       .executeTakeFirst();
     if (!slot) return null; // another run recorded this slot first
 
-    const before: WatchScores | null =
-      previous?.overall_score != null && previous.dimension_scores
-        ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
-        : null;
-    const raised: AlertDraft[] = [];
-    for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
-      const open = await trx
-        .selectFrom('webhook_open_alerts')
-        .select('metric')
-        .where('webhook_id', '=', endpoint.id)
-        .where('site_id', '=', site.id)
-        .execute();
-      const decision = decideThresholdAlerts(agentReadabilityModel, {
-        label: site.label,
-        thresholds: endpoint.threshold,
-        previous: before,
-        current: measured.status === 'ok' ? measured : { status: 'down', reason: measured.reason },
-        open: open.map((o) => o.metric),
-      });
-      await trx
-        .deleteFrom('webhook_open_alerts')
-        .where('webhook_id', '=', endpoint.id)
-        .where('site_id', '=', site.id)
-        .where('metric', 'not in', decision.open.length ? decision.open : [''])
-        .execute();
-      if (decision.open.length)
-        await trx
-          .insertInto('webhook_open_alerts')
-          .values(
-            decision.open.map((metric) => ({
-              webhook_id: endpoint.id,
-              site_id: site.id,
-              metric,
-              threshold: endpoint.threshold[metric] ?? null,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
-          .execute();
-      if (decision.alerts.length === 0) continue;
-      await trx
-        .insertInto('b_site_alerts')
-        .values(
-          decision.alerts.map((a) => ({
-            site_scan_id: slot.id,
-            webhook_id: endpoint.id,
-            site_id: site.id,
-            metric: a.metric,
-            alert_type: a.type,
-            dimension: a.dimension,
-            previous_score: a.previousScore,
-            current_score: a.currentScore,
-            delta: a.delta,
-            message: a.message,
-            scanned_at: scannedAt,
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      raised.push(...decision.alerts);
-    }
+    const current: WatchCurrent =
+      measured.status === 'ok' ? measured : { status: 'down', reason: measured.reason };
+    const raised = await raiseEndpointAlerts(trx, site, {
+      id: slot.id,
+      scannedAt,
+      previous: before,
+      current,
+    });
     return { alerts: raised };
   });
   if (!recorded) return 'already_scanned';
@@ -214,4 +154,88 @@ export async function scanBSiteScheduled(
   );
   await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
   return 'scanned';
+}
+
+/**
+ * Decides and records, for each alert endpoint of the site, the threshold alerts of one recorded
+ * slot, and keeps the endpoint's open metrics. Runs inside the slot's transaction.
+ */
+async function raiseEndpointAlerts(
+  trx: Transaction<Database>,
+  site: { id: string; account_id: string; label: string },
+  slot: { id: string; scannedAt: Date; previous: WatchScores | null; current: WatchCurrent },
+): Promise<AlertDraft[]> {
+  const raised: AlertDraft[] = [];
+  for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
+    const open = await trx
+      .selectFrom('webhook_open_alerts')
+      .select('metric')
+      .where('webhook_id', '=', endpoint.id)
+      .where('site_id', '=', site.id)
+      .execute();
+    const decision = decideThresholdAlerts(agentReadabilityModel, {
+      label: site.label,
+      thresholds: endpoint.threshold,
+      previous: slot.previous,
+      current: slot.current,
+      open: open.map((o) => o.metric),
+    });
+    await trx
+      .deleteFrom('webhook_open_alerts')
+      .where('webhook_id', '=', endpoint.id)
+      .where('site_id', '=', site.id)
+      .where('metric', 'not in', decision.open.length ? decision.open : [''])
+      .execute();
+    if (decision.open.length)
+      await trx
+        .insertInto('webhook_open_alerts')
+        .values(
+          decision.open.map((metric) => ({
+            webhook_id: endpoint.id,
+            site_id: site.id,
+            metric,
+            threshold: endpoint.threshold[metric] ?? null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
+        .execute();
+    if (decision.alerts.length === 0) continue;
+    await trx
+      .insertInto('b_site_alerts')
+      .values(
+        decision.alerts.map((a) => ({
+          site_scan_id: slot.id,
+          webhook_id: endpoint.id,
+          site_id: site.id,
+          metric: a.metric,
+          alert_type: a.type,
+          dimension: a.dimension,
+          previous_score: a.previousScore,
+          current_score: a.currentScore,
+          delta: a.delta,
+          message: a.message,
+          scanned_at: slot.scannedAt,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
+      .execute();
+    raised.push(...decision.alerts);
+  }
+  return raised;
+}
+
+/** Scores of the site's last scheduled scan that fetched the page, or null. */
+async function previousScores(trx: Transaction<Database>, siteId: string): Promise<WatchScores | null> {
+  const previous = await trx
+    .selectFrom('b_site_scans')
+    .select(['overall_score', 'dimension_scores'])
+    .where('site_id', '=', siteId)
+    .where('trigger', '=', 'scheduled')
+    .where('status', '=', 'ok')
+    .orderBy('due_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return previous?.overall_score != null && previous.dimension_scores
+    ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
+    : null;
 }
