@@ -15,7 +15,7 @@ import { agentReadabilityModel } from '../scan-engine/models/agent-readability.t
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import type { AlertDraft, WatchCurrent, WatchScores } from '../watch/alerts.ts';
+import { type AlertDraft, slotLogFields, type WatchCurrent, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
 import { alertEndpointsFor } from '../webhooks/endpoints.ts';
@@ -142,16 +142,7 @@ export async function scanBSiteScheduled(
   });
   if (!recorded) return 'already_scanned';
   bSiteScans.inc({ outcome: measured.status });
-  log.info(
-    {
-      siteId: site.id,
-      url: site.url,
-      status: measured.status,
-      overall: measured.status === 'ok' ? measured.overall : null,
-      alerts: recorded.alerts.map((a) => a.type),
-    },
-    'scheduled site scan recorded',
-  );
+  log.info(slotLogFields(site, measured, recorded.alerts), 'scheduled site scan recorded');
   await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
   return 'scanned';
 }

@@ -14,7 +14,7 @@ import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { type AlertDraft, slotLogFields, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { monitorOutbox } from './deliver.ts';
@@ -284,16 +284,7 @@ export async function monitorSite(
   monitorScans.inc({ site_type: site.site_type, outcome: measured.status });
   if (!recorded.hasWebhook)
     for (const a of recorded.alerts) monitorAlerts.inc({ type: a.type, delivery: 'no_webhook' });
-  log.info(
-    {
-      siteId: site.id,
-      url: site.url,
-      status: measured.status,
-      overall: measured.status === 'ok' ? measured.overall : null,
-      alerts: recorded.alerts.map((a) => a.type),
-    },
-    'monitor scan recorded',
-  );
+  log.info(slotLogFields(site, measured, recorded.alerts), 'monitor scan recorded');
   await deliverPendingAlerts({ db, config, log }, monitorOutbox, site.id);
   return 'scanned';
 }
