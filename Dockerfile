@@ -6,6 +6,8 @@ FROM node:20-bookworm-slim
 # Chromium for full-mode scans (browser render + Lighthouse) from Debian, fonts so pages lay out
 # and measure as real visitors see them (Latin metric-compatible, CJK, emoji), and tini as PID 1:
 # it forwards SIGTERM to node (which drains) and reaps Chromium's orphaned helper processes.
+# CHROMIUM_PATH (below) is the package's binary: /usr/bin/chromium is a wrapper script that adds
+# /etc/chromium.d flags and makes the process we start a shell, not the browser.
 RUN apt-get update \
   && apt-get install -y --no-install-recommends \
     ca-certificates \
@@ -25,7 +27,7 @@ ENV NODE_ENV=production \
     PORT=3000 \
     WORKER_METRICS_PORT=9464 \
     DATA_DIR=/app/.data \
-    CHROMIUM_PATH=/usr/bin/chromium \
+    CHROMIUM_PATH=/usr/lib/chromium/chromium \
     SIGHTLINE_SKIP_BROWSER_INSTALL=1 \
     NPM_CONFIG_UPDATE_NOTIFIER=false
 

@@ -30,7 +30,9 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Recor
   const defs = (out.$defs ?? {}) as Record<string, Json>;
   delete out.$defs;
   const rewrite = (v: unknown): unknown =>
-    JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', '"#/components/schemas/'));
+    JSON.parse(JSON.stringify(v).replaceAll('"#/$defs/', '"#/components/schemas/'), (key, value) =>
+      key === 'pattern' && typeof value === 'string' ? asciiDigits(value) : value,
+    );
   for (const [name, def] of Object.entries(defs)) {
     const key =
       io === 'input' && components[name] && !sameJson(components[name], rewrite(def)) ? `${name}Input` : name;
@@ -45,6 +47,28 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output', components: Recor
   return rewrite(out) as Json;
 }
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * A pattern with `\d` spelled [0-9]: JavaScript's \d is ASCII digits, but other regex engines (Python,
+ * .NET, many validators) read it as any Unicode digit, so the document would allow more than the
+ * service accepts.
+ */
+export function asciiDigits(pattern: string): string {
+  let out = '';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === '\\' && i + 1 < pattern.length) {
+      const next = pattern[++i]!;
+      out += next === 'd' ? (inClass ? '0-9' : '[0-9]') : c + next;
+      continue;
+    }
+    if (c === '[' && !inClass) inClass = true;
+    else if (c === ']' && inClass) inClass = false;
+    out += c;
+  }
+  return out;
+}
 
 const RATE_HEADERS = {
   'X-RateLimit-Limit': { description: 'Calls allowed per rolling hour', schema: { type: 'integer' } },
@@ -65,6 +89,11 @@ const ERROR_TEXT: Record<number, string> = {
   429: 'Rate limit exceeded; retry after the window resets (Retry-After)',
   500: 'Server error',
   503: 'The database is unreachable for the moment; retry after Retry-After seconds',
+};
+
+/** Errors without a schema of their own answer a problem body. */
+const PROBLEM_CONTENT = {
+  'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
 };
 
 function toOpenApiPath(path: string): string {
@@ -111,7 +140,9 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
           }
         : spec.contentType
           ? { [spec.contentType]: { schema: { type: 'string' } } }
-          : undefined;
+          : Number(status) >= 400
+            ? PROBLEM_CONTENT
+            : undefined;
       responses[status] = {
         description: spec.description,
         headers: { ...RATE_HEADERS, ...(spec.headers ?? {}) },
@@ -134,7 +165,7 @@ export function buildOpenApi(routes: RouteDef[], config: Config): Json {
                 'Retry-After': { description: 'Seconds to wait', schema: { type: 'integer' } },
               }
             : RATE_HEADERS,
-        content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+        content: PROBLEM_CONTENT,
       };
     }
     const op: Json = {

@@ -58,6 +58,8 @@ export interface RouteDef<
   validBody?: (raw: unknown) => unknown;
   /** Largest body this route accepts (413 beyond), when it differs from BODY_LIMIT. */
   bodyLimit?: string;
+  /** The handler reads the body itself (a signed webhook needs its exact bytes): no parser runs. */
+  rawBody?: boolean;
   /** Hidden from /openapi.json (e.g. /metrics). */
   hidden?: boolean;
 }

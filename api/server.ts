@@ -1,5 +1,4 @@
 import type http from 'node:http';
-import { releaseLeases } from '../shared/accounts/auth.ts';
 import type { Config } from '../shared/config.ts';
 import { createDb } from '../shared/db/pool.ts';
 import { EventListener } from '../shared/jobs/events.ts';
@@ -65,7 +64,6 @@ export async function startApi(
         }, 10_000).unref();
       });
       await events.close();
-      await releaseLeases(handle.db); // unused leased calls back to their keys' hours
       await handle.close();
       log.info('api stopped');
     })();

@@ -1,17 +1,22 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { sql } from 'kysely';
 import { registerSite } from '../shared/agent-sites/sites.ts';
-import { importLog } from '../shared/agent-traffic/import.ts';
-import { createVerifier } from '../shared/agent-traffic/ingest.ts';
+import type { ImportSummary } from '../shared/agent-traffic/import.ts';
 import { writeLog } from '../test/helpers/access-log-gen.ts';
 import type { BenchContext, BenchRow } from './context.ts';
-import { atLeast, limit, ms, summarise } from './stats.ts';
+import { atLeast, goal, limit, ms, summarise } from './stats.ts';
+
+const SIGHTLINE = fileURLToPath(new URL('../bin/sightline.js', import.meta.url));
 
 // Agent traffic (B): collect ingestion over 1,000,000 events (1,000 batches of 1,000 agent
-// requests, 4 in flight, their bodies built before the clock starts) through the real API; log import of a generated 1,000,000-line combined
-// log (35% agents); and the statistics endpoints over a site with 10,000,000 events (inserted
+// requests, 4 in flight, their bodies built before the clock starts) through the real API; log
+// import by the CLI (its peak RSS) of a generated 1,000,000-line combined log (35% agents, a fifth
+// of them needing reverse DNS), with GET /stats of the importing site every 200 ms during the
+// import against the same after it; and the statistics endpoints over a site with 10,000,000 events (inserted
 // in bulk by SQL with rollups built from them exactly as ingestion keeps them), p50/p99 of 200
 // sequential calls each. Sizes: BENCH_COLLECT_EVENTS, BENCH_IMPORT_LINES, BENCH_STATS_EVENTS.
 
@@ -70,34 +75,119 @@ async function collect(ctx: BenchContext, key: string, trackingId: string): Prom
   return {
     measurement: `POST /api/v1/collect, ${stored.toLocaleString('en-GB')} events (batches of 1,000, 4 in flight)`,
     result: atLeast(stored / secs, 50_000, 'events/s'),
-    notes: `${secs.toFixed(1)} s`,
+    notes: `${secs.toFixed(1)} s; ${SETTINGS(ctx)}`,
   };
 }
 
-async function importRow(ctx: BenchContext, accountId: string): Promise<BenchRow> {
+/** Peak resident set of a live process (Linux /proc), in MiB; 0 when unknown. */
+function peakRssMiB(pid: number): number {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) / 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds (user + system) a live process has used so far (Linux /proc); 0 when unknown. */
+function cpuSeconds(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * `sightline logs import --json` in a child process, as an operator runs it: its summary, peak RSS
+ * and CPU time (the last sample before it exits: within 100 ms of its end).
+ */
+async function cliImport(ctx: BenchContext, siteId: string, file: string) {
+  const child = spawn(process.execPath, [SIGHTLINE, 'logs', 'import', '--site', siteId, '--json', file], {
+    env: {
+      ...process.env,
+      DATABASE_URL: ctx.databaseUrl,
+      AGENT_VERIFY_RDNS: String(ctx.config.AGENT_VERIFY_RDNS),
+      AGENT_RDNS_SERVERS: ctx.config.AGENT_RDNS_SERVERS,
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (d) => {
+    out += d;
+  });
+  child.stderr.on('data', (d) => {
+    err += d;
+  });
+  let peak = 0;
+  let cpu = 0;
+  const watch = setInterval(() => {
+    peak = Math.max(peak, peakRssMiB(child.pid!));
+    cpu = Math.max(cpu, cpuSeconds(child.pid!));
+  }, 100);
+  const code = await new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+  clearInterval(watch);
+  if (code !== 0) throw new Error(`logs import exited ${code}: ${err.slice(-2000)}`);
+  return { summary: JSON.parse(out) as ImportSummary, peakRss: peak, cpu };
+}
+
+/** GET url every `everyMs` (sequentially) until `done()`, or `count` calls: the latencies. */
+async function sample(
+  url: string,
+  key: string,
+  everyMs: number,
+  until: { done?: () => boolean; count?: number },
+) {
+  const samples: number[] = [];
+  while (until.done ? !until.done() : samples.length < (until.count ?? 0)) {
+    const t = performance.now();
+    const res = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+    await res.arrayBuffer();
+    if (res.status !== 200) throw new Error(`${url} answered ${res.status}`);
+    const took = performance.now() - t;
+    samples.push(took);
+    await new Promise((r) => setTimeout(r, Math.max(0, everyMs - took)));
+  }
+  return summarise(samples);
+}
+
+const SETTINGS = (ctx: BenchContext) =>
+  `AGENT_VERIFY_RDNS=${ctx.config.AGENT_VERIFY_RDNS}, resolver ${ctx.config.AGENT_RDNS_SERVERS || 'system'} (loopback, never answers), AGENT_RDNS_TIMEOUT_MS=${ctx.config.AGENT_RDNS_TIMEOUT_MS}`;
+
+async function importRows(ctx: BenchContext, key: string, accountId: string): Promise<BenchRow[]> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-logs-'));
   try {
     const file = path.join(dir, 'access.log');
     ctx.progress(`writing a ${IMPORT_LINES.toLocaleString('en-GB')}-line combined log`);
-    await writeLog(file, 'combined', { lines: IMPORT_LINES, days: 30 });
+    await writeLog(file, 'combined', { lines: IMPORT_LINES, days: 30, rdns: true });
     const { site } = await registerSite(ctx.db, { accountId, url: 'https://bench-import.example.com/' });
-    const verifier = createVerifier(ctx.config);
-    ctx.progress('importing it');
-    const s = await importLog(ctx.db, site, file, {
-      format: 'combined',
-      verifier,
-      retentionDays: ctx.config.AGENT_EVENTS_RETENTION_DAYS,
+    const stats = `${ctx.api.url}/api/v1/sites/${site.id}/stats`;
+    ctx.progress('importing it (sightline logs import), GET /stats every 200 ms meanwhile');
+    let importing = true;
+    const during = sample(stats, key, 200, { done: () => !importing });
+    const first = await cliImport(ctx, site.id, file).finally(() => {
+      importing = false;
     });
-    const again = await importLog(ctx.db, site, file, {
-      format: 'combined',
-      verifier,
-      retentionDays: ctx.config.AGENT_EVENTS_RETENTION_DAYS,
-    });
-    return {
-      measurement: `logs import, ${s.lines.toLocaleString('en-GB')}-line combined log (${s.agents.toLocaleString('en-GB')} agent lines)`,
-      result: atLeast(s.lines / s.seconds, 100_000, 'lines/s'),
-      notes: `${s.seconds} s; again (all already stored): ${atLeast(again.lines / again.seconds, 100_000, 'lines/s')}, ${again.stored} new`,
-    };
+    const busy = await during;
+    ctx.progress('GET /stats every 200 ms, idle');
+    const idle = await sample(stats, key, 200, { count: 100 });
+    const again = await cliImport(ctx, site.id, file);
+    const s = first.summary;
+    return [
+      {
+        measurement: `logs import (CLI), ${s.lines.toLocaleString('en-GB')}-line combined log (${s.agents.toLocaleString('en-GB')} agent lines, ${s.pendingVerification.toLocaleString('en-GB')} needing reverse DNS)`,
+        result: atLeast(s.lines / s.seconds, 100_000, 'lines/s'),
+        notes: `${s.seconds} s; CLI process: peak RSS ${Math.round(first.peakRss)} MiB, CPU ${first.cpu.toFixed(1)} s (${((first.cpu * 1e6) / s.lines).toFixed(1)} µs a line, start-up included); again (all already stored): ${atLeast(again.summary.lines / again.summary.seconds, 100_000, 'lines/s')}, ${again.summary.stored} new; ${SETTINGS(ctx)}`,
+      },
+      {
+        measurement: 'GET /sites/:id/stats of the importing site, every 200 ms during that import',
+        result: `p99 ${goal(busy.p99 / idle.p99, 2, 'idle p99', 'atMost')}`,
+        notes: `during: p50 ${ms(busy.p50)}, p99 ${ms(busy.p99)}; idle (after it, 100 calls): p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)}`,
+      },
+    ];
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -188,7 +278,7 @@ export async function agentTrafficSection(ctx: BenchContext): Promise<BenchRow[]
   });
   ctx.progress(`collect: ${COLLECT_EVENTS.toLocaleString('en-GB')} events`);
   rows.push(await collect(ctx, ingestToken, site.tracking_id));
-  rows.push(await importRow(ctx, accountId));
+  rows.push(...(await importRows(ctx, key, accountId)));
 
   ctx.progress(`stats site with ${STATS_EVENTS.toLocaleString('en-GB')} events`);
   const big = await bigSite(ctx, accountId);

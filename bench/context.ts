@@ -12,6 +12,7 @@ import { migrate } from '../shared/db/migrate.ts';
 import { createDb } from '../shared/db/pool.ts';
 import type { ApiTier, Variant } from '../shared/db/tables/accounts.ts';
 import { EventListener } from '../shared/jobs/events.ts';
+import { startDnsServer } from '../test/helpers/dns-server.ts';
 import { startWorker, type WorkerProcess } from '../worker/runner.ts';
 
 // What every section gets: a migrated database, one API and one worker process-in-this-process,
@@ -75,6 +76,10 @@ export async function startContext(
   try {
     progress('migrating');
     await migrate(databaseUrl);
+    // Reverse DNS as deployed by default, against a loopback resolver that never answers (no
+    // network here): every look-up times out, the worst case for ingestion.
+    const dns = await startDnsServer(null);
+    cleanups.push(dns.close);
     const config = loadConfig({
       ...process.env,
       DATABASE_URL: databaseUrl,
@@ -83,9 +88,10 @@ export async function startContext(
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent', // BENCH_LOG_LEVEL=error shows a server error's cause
       // Scan sections serve their sites on 127.0.0.1 at ports only known once they run.
       SCAN_ALLOW_HOSTS: [process.env.SCAN_ALLOW_HOSTS, '127.0.0.1'].filter(Boolean).join(','),
-      // The agent-traffic section pushes millions of events through one site; no reverse DNS (no network).
+      // The agent-traffic section pushes millions of events through one site.
       AGENT_INGEST_EVENTS_PER_HOUR: process.env.AGENT_INGEST_EVENTS_PER_HOUR ?? '1000000000',
-      AGENT_VERIFY_RDNS: process.env.AGENT_VERIFY_RDNS ?? 'false',
+      AGENT_VERIFY_RDNS: process.env.AGENT_VERIFY_RDNS ?? 'true',
+      AGENT_RDNS_SERVERS: process.env.AGENT_RDNS_SERVERS ?? dns.address,
     });
     const handle = createDb(databaseUrl, { max: 10, application: 'sightline-bench' });
     cleanups.push(handle.close);

@@ -18,10 +18,11 @@ export const invitesUsage =
 export const keysUsage = `sightline keys create --account ID [--rate-limit N] [--json]
 sightline keys revoke PREFIX [--json]`;
 
-export const logsUsage = `sightline logs import --site ID [--format auto|${LOG_FORMATS.join('|')}] [--json] FILE...|-`;
+export const logsUsage = `sightline logs import --site ID [--format auto|${LOG_FORMATS.join('|')}] [--json] FILE...|-
+sightline logs import --report [--format ...] [--json] FILE...|-   (analyse only: any age, nothing stored, no database)`;
 
 export const scanUsage =
-  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--json]   (no server or database needed)';
+  'sightline scan URL [--mode quick|full] [--allow-host HOST[:PORT]]... [--allow-partial] [--json]   (no server or database needed)';
 
 export const sitesUsage = `sightline sites add --account ID --url URL [--label L] [--json]
 sightline sites list --account ID [--json]

@@ -95,13 +95,6 @@ export const httpRequestDuration = new RouteDurations(
 );
 registry.registerMetric(httpRequestDuration as unknown as client.Metric);
 
-export const rateLimitLeases = new client.Counter({
-  name: 'sightline_rate_limit_leased_calls_total',
-  help: 'Keyed calls answered from a lease of a busy key (answered), and unused leased calls given back (given_back) or not (give_back_failed)',
-  labelNames: ['outcome'] as const,
-  registers: [registry],
-});
-
 export const rateLimited = new client.Counter({
   name: 'sightline_rate_limited_total',
   help: 'Requests refused with 429, by bucket kind',

@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
 import { loadConfig } from '../shared/config.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
+import { findChromium } from '../worker/browser/chromium.ts';
 
 // There is no Docker engine in CI, so the deployment files are checked as data: the compose
 // structure, that its commands are the Procfile's, that the image runs real files, and that
@@ -213,7 +214,22 @@ describe('Dockerfile', () => {
       pkgs.some((p) => p.startsWith('fonts-')),
       'installs fonts',
     );
-    assert.equal(dockerEnv().CHROMIUM_PATH, '/usr/bin/chromium');
+  });
+
+  it("points CHROMIUM_PATH at Debian's chromium binary, the one the browser finder resolves", (t) => {
+    const configured = dockerEnv().CHROMIUM_PATH;
+    assert.ok(configured, 'CHROMIUM_PATH is set');
+    // The image installs the same Debian package as this machine: where there is one, the finder
+    // resolves it, and that is the file CHROMIUM_PATH must name (not the /usr/bin wrapper script).
+    const found = findChromium({});
+    if (found?.source !== 'system' || !fs.existsSync('/usr/lib/chromium/chromium'))
+      return t.skip("Debian's chromium is not installed here");
+    assert.equal(configured, found.path);
+    const head = Buffer.alloc(2);
+    const fd = fs.openSync(configured, 'r');
+    fs.readSync(fd, head, 0, 2, 0);
+    fs.closeSync(fd);
+    assert.notEqual(head.toString('latin1'), '#!', `${configured} is a script`);
   });
 
   it('installs production dependencies under an npm that enforces package.json allowScripts', () => {

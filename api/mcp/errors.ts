@@ -59,6 +59,8 @@ export function rpcErrorFor(tool: string, err: AppError): RpcError | undefined {
     });
   }
   if (err.status === 401) return new RpcError(RPC.unauthorized, err.detail, { code: err.code });
-  if (err.code === 'tier_required') return new RpcError(RPC.tierRequired, err.detail, { code: err.code });
+  // A plan the account lacks (GEO's Growth or Agency) is forbidden like a low tier: -32002.
+  if (err.code === 'tier_required' || err.code === 'subscription_required')
+    return new RpcError(RPC.tierRequired, err.detail, { code: err.code });
   return undefined;
 }

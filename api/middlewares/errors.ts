@@ -85,17 +85,26 @@ export function throwIfUnanswered(ctx: Context): void {
   }
 }
 
+/**
+ * Notes a thrown error for the request's one log line (observe.ts): an unexpected failure (a 500)
+ * is kept with its stack; an answer the service gives on purpose (any AppError, a 503 of a lost
+ * database) is logged by its status and code alone.
+ */
+export function noteFailure(ctx: Context, thrown: unknown, answered: AppError, log: Logger): void {
+  ctx.state.problemCode = answered.code;
+  if (answered.code === 'storage_full') {
+    if (storageFullEpisodeStarts())
+      log.error(
+        { err: thrown },
+        'the database is out of disk space: writes answer 503 storage_full until it has room',
+      );
+  } else if (answered.status === 500) ctx.state.failure = thrown;
+}
+
 /** Answers a thrown error as problem+json (a step of the outer middleware, frame.ts). */
 export function answerProblem(ctx: Context, err: unknown, log: Logger): void {
   const appErr = toAppError(err);
-  if (appErr.code === 'storage_full') {
-    if (storageFullEpisodeStarts())
-      log.error(
-        { err },
-        'the database is out of disk space: writes answer 503 storage_full until it has room',
-      );
-  } else if (appErr.status >= 500)
-    log.error({ err, requestId: ctx.state.requestId, path: ctx.path }, 'request failed');
+  noteFailure(ctx, err, appErr, log);
   const { errors, headers, ...extra } = appErr.extra;
   ctx.status = appErr.status;
   for (const [k, v] of Object.entries(headers ?? {})) ctx.set(k, v);

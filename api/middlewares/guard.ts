@@ -1,3 +1,4 @@
+import type { Middleware } from 'koa';
 import { type AccessRule, AdmissionError, Admitter, type Caller } from '../../shared/accounts/admission.ts';
 import type { RateState } from '../../shared/accounts/rate-limit.ts';
 import type { Services } from '../../shared/services.ts';
@@ -19,7 +20,7 @@ export const callerOf = (ctx: RouteContext): Caller => ({
 
 /**
  * A route's admission step: the caller is admitted (headers set, principal kept) or it throws.
- * An informational route whose caller's bucket was read lately is admitted at once, with no
+ * An informational route is admitted at once from what this process knows of the caller, with no
  * promise to wait for (`undefined`): the common call to /status and friends.
  */
 export function admission(
@@ -39,11 +40,20 @@ export function admission(
   };
   if (access.kind !== 'public') return admitAsync;
   return (ctx) => {
-    const lately = admitter.peekedLately(callerOf(ctx));
+    const lately = admitter.informational(callerOf(ctx));
     if (!lately) return admitAsync(ctx);
     setRateHeaders(ctx, lately.rate);
     if (lately.principal) ctx.state.principal = lately.principal;
     return undefined;
+  };
+}
+
+/** A route's guard middleware: the caller is admitted before anything of the route runs. */
+export function guard(access: AccessRule, services: Services): Middleware {
+  const admit = admission(access, services);
+  return async (ctx, next) => {
+    await admit(ctx as RouteContext);
+    await next();
   };
 }
 

@@ -3,8 +3,7 @@ import type { Context } from 'koa';
 import type { Logger } from '../../shared/logger.ts';
 import { httpRequestDuration } from '../../shared/metrics.ts';
 
-// Request id (taken from a sane incoming X-Request-Id or made here), one access-log line per
-// request, and the duration histogram labelled by route pattern (never the raw path: bounded labels).
+// Request id (taken from a sane incoming X-Request-Id or made here), one log line per request, and the duration histogram labelled by route pattern (never the raw path: bounded labels).
 // Two steps of the outer middleware (frame.ts): one as a request arrives, one once it is answered.
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,128}$/;
 
@@ -17,14 +16,19 @@ export function startRequest(ctx: Context): number {
   return performance.now();
 }
 
-/** The duration histogram and the access-log line of an answered request. */
+/**
+ * The duration histogram and the request's one log line: error with the stack for an unexpected
+ * failure (noted by errors.ts), warn for any other 5xx (an answer given on purpose, such as a 503
+ * while a dependency is missing), info otherwise; never a stack for an answer given on purpose.
+ */
 export function finishRequest(ctx: Context, log: Logger, startedAt: number): void {
   const seconds = (performance.now() - startedAt) / 1000;
   // Only route patterns become labels: anything no route matched (404, 405, a probe of a
   // random path) is one `unmatched` series, so callers cannot mint series or leak tokens.
   const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
   httpRequestDuration.observe(route, ctx.method, ctx.status, seconds);
-  const level = ctx.status >= 500 ? 'error' : 'info';
+  const failure = ctx.state.failure as unknown;
+  const level = failure !== undefined ? 'error' : ctx.status >= 500 ? 'warn' : 'info';
   // The line's object is built only when the level is on (a quiet log costs nothing per call).
   if (log.isLevelEnabled(level))
     log[level](
@@ -32,10 +36,13 @@ export function finishRequest(ctx: Context, log: Logger, startedAt: number): voi
         requestId: ctx.state.requestId,
         method: ctx.method,
         route,
+        path: failure !== undefined ? ctx.path : undefined,
         status: ctx.status,
+        code: ctx.state.problemCode,
         ms: Math.round(seconds * 1000),
         account: ctx.state.principal?.accountId,
+        err: failure,
       },
-      'request',
+      failure !== undefined ? 'request failed' : 'request',
     );
 }

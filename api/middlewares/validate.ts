@@ -1,3 +1,4 @@
+import type { Middleware } from 'koa';
 import type { z } from 'zod';
 import { findNul } from '../../shared/db/json.ts';
 import { badRequest, type FieldError } from '../../shared/errors.ts';
@@ -31,6 +32,15 @@ export function routeInput(def: RouteDef): (ctx: RouteContext) => RouteInput<unk
     );
     if (errors.length) throw badRequest(errors.map((e) => `${e.field}: ${e.message}`).join('; '), errors);
     return { query, params, body };
+  };
+}
+
+/** A route's validation middleware: the handler's input, as `ctx.state.input`, or one 400. */
+export function validate(def: RouteDef): Middleware {
+  const input = routeInput(def);
+  return (ctx, next) => {
+    ctx.state.input = input(ctx as RouteContext);
+    return next();
   };
 }
 

@@ -118,7 +118,7 @@ ${snippets({ baseUrl: d.baseUrl, trackingId: reg.site.tracking_id, token: reg.to
 <p class="muted">Which AI agents read your sites, how often, which pages, and whether each is who it claims to be.</p>
 ${shownOnce}
 ${d.removed ? notice('ok', html`${d.removed} and all its agent traffic are removed. Its ingest token no longer works.`) : ''}
-<div class="table-wrap"><table class="data stack">
+<div class="table-wrap"><table class="data stack" data-page-size="20">
 <caption class="visually-hidden">Your registered sites</caption>
 <thead><tr><th scope="col">Site</th><th scope="col">Address</th><th scope="col">Tracking id</th><th scope="col">Ingest token</th><th scope="col">Agent readability</th><th scope="col">Registered</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="6" class="muted">No sites yet: register your first below.</td></tr>`}</tbody>
@@ -229,6 +229,8 @@ function splitTables(stats: Stats): Html {
 <tr><th scope="row">Vendor IP range</th><td>${num(v.ip)}</td></tr>
 <tr><th scope="row">Reverse DNS</th><td>${num(v.rdns)}</td></tr>
 <tr><th scope="row">No check offered</th><td>${num(v.none)}</td></tr>
+<tr><th scope="row">Reverse DNS pending</th><td>${num(v.pending)}</td></tr>
+<tr><th scope="row">Unverified (DNS did not answer; retried)</th><td>${num(v.unverified)}</td></tr>
 <tr><th scope="row">Spoofed</th><td>${num(v.spoofed)}</td></tr>
 </tbody></table></div></section>`;
   const platforms = html`<section class="card" aria-labelledby="platforms-title"><h2 id="platforms-title">By platform</h2>
@@ -246,7 +248,7 @@ function agentsTable(agents: Agents): Html {
     ),
   );
   return html`<section aria-labelledby="agents-title"><h2 id="agents-title">Agents</h2>
-<div class="table-wrap"><table class="data stack" id="table-agents"><caption class="visually-hidden">Agent visits by agent</caption>
+<div class="table-wrap"><table class="data stack" id="table-agents" data-page-size="10"><caption class="visually-hidden">Agent visits by agent</caption>
 <thead><tr><th scope="col">Agent</th><th scope="col">Platform</th><th scope="col">Type</th><th scope="col">Visits</th><th scope="col">Share</th><th scope="col">Verified</th><th scope="col">Last seen</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="7" class="muted">No agents seen yet.</td></tr>`}</tbody></table></div></section>`;
 }
@@ -257,7 +259,7 @@ function pagesTable(pages: Pages): Html {
       html`<tr><th scope="row" class="break">${p.path}</th><td data-label="Visits">${num(p.visits)}</td><td data-label="Errors">${num(p.errors)}</td><td data-label="Not found">${num(p.notFound)}</td><td data-label="Citability">${p.citability ? html`<span class="score ${band(p.citability.score)}">${p.citability.score}</span>` : html`<span class="muted">not scanned</span>`}</td></tr>`,
   );
   return html`<section aria-labelledby="pages-title"><h2 id="pages-title">Top pages</h2>
-<div class="table-wrap"><table class="data stack" id="table-pages"><caption class="visually-hidden">Pages ranked by agent visits</caption>
+<div class="table-wrap"><table class="data stack" id="table-pages" data-page-size="10"><caption class="visually-hidden">Pages ranked by agent visits</caption>
 <thead><tr><th scope="col">Page</th><th scope="col">Visits</th><th scope="col">Errors</th><th scope="col">Not found</th><th scope="col">Citability</th></tr></thead>
 <tbody>${rows.length ? rows : html`<tr><td colspan="5" class="muted">No pages yet.</td></tr>`}</tbody></table></div></section>`;
 }

@@ -5,6 +5,7 @@ import { type Html, html } from '../../shared/html.ts';
 import type { SiteWithHistory } from '../../shared/monitoring/history.ts';
 import { keyShownOnce } from './auth-pages.ts';
 import { band, csrfField, notice, renderPage, scoreBadge, time, type Viewer } from './layout.ts';
+import { type ManageView, manageSite } from './site-manage.ts';
 
 // The account console: overview, API keys, account, and for variant A monitoring and audits.
 
@@ -189,7 +190,7 @@ function alertList(alerts: AlertRow[]): Html {
 export function renderNoPlan(viewer: Viewer): string {
   return renderPage(
     { title: 'Monitoring', viewer, section: 'sites' },
-    html`<h1>Monitoring</h1><section class="card"><p>Monitoring needs a Growth or Agency plan. Growth (£29 a month) scans 5 sites weekly; Agency (£59 a month) scans 25 sites daily. Both alert you when scores change and give you a public status page.</p><p class="muted">Plans are set up by the Sightline operator for now; ask them to start yours.</p></section>`,
+    html`<h1>Monitoring</h1><section class="card"><p>Monitoring needs a Growth or Agency plan. Growth (£29 a month) scans 5 sites weekly; Agency (£59 a month) scans 25 sites daily. Both alert you when scores change and give you a public status page.</p><p><a class="button" href="/checkout/plan/growth?email=${encodeURIComponent(viewer.email)}">Buy Growth</a> <a class="button" href="/checkout/plan/agency?email=${encodeURIComponent(viewer.email)}">Buy Agency</a></p><p class="muted">Pay with the email you signed in with (${viewer.email}): the plan is then set on this account.</p></section>`,
   );
 }
 
@@ -203,7 +204,14 @@ export function renderSites(
     /** The live link is stored hashed: its prefix, and the full URL only right after a rotation. */
     statusPage: { prefix: string; newUrl?: string };
     alerts: AlertRow[];
-    form?: { url?: string; label?: string; siteType?: string; error?: string; added?: string };
+    form?: {
+      url?: string;
+      label?: string;
+      siteType?: string;
+      error?: string;
+      added?: string;
+      removed?: boolean;
+    };
   },
 ): string {
   const f = d.form ?? {};
@@ -226,7 +234,7 @@ ${
     : html`<p class="muted">The live link starts <code>/status/${d.statusPage.prefix}…</code>. Links are stored like keys, so the full link is shown only when it is made.</p>`
 }
 <form method="post" action="/console/sites/status-link">${csrfField(viewer.csrf)}<button type="submit">New status page link</button></form></section>
-${f.added ? notice('ok', html`Added ${f.added}. Its first scan starts within a minute.`) : ''}
+${f.added ? notice('ok', html`Added ${f.added}. Its first scan starts within a minute.`) : ''}${f.removed ? notice('ok', 'Site removed, with its history and alerts.') : ''}
 <section class="sites">${cards.length ? cards : html`<p class="muted">No sites yet: add your first below.</p>`}</section>
 <section class="card" aria-labelledby="add-title"><h2 id="add-title">Add a site</h2>
 ${f.error ? notice('error', f.error) : ''}
@@ -239,7 +247,11 @@ ${f.error ? notice('error', f.error) : ''}
   return renderPage({ title: 'Monitoring', viewer, section: 'sites', assets: ['uplot'] }, body);
 }
 
-export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertRow[] }): string {
+export function renderSite(
+  viewer: Viewer,
+  d: SiteWithHistory & { alerts: AlertRow[] },
+  manage: ManageView = {},
+): string {
   const { site, history } = d;
   const latest = history.at(-1);
   const dims = latest
@@ -252,11 +264,13 @@ export function renderSite(viewer: Viewer, d: SiteWithHistory & { alerts: AlertR
     : html`<p class="muted">Not scanned yet: the first scan is due ${time(site.next_scan_due_at)}.</p>`;
   const body = html`<p class="crumbs"><a href="/console/sites">Monitoring</a> › ${site.label}</p>
 <h1>${site.label}</h1>
+<p><a href="/console/sites/${site.id}/geo">GEO: answer-engine visibility, checks and prompts</a></p>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · ${site.site_type === 'own' ? 'your site' : 'competitor'} · alert threshold ${site.alert_threshold} points</p>
 <section class="card"><h2>Latest scores ${scoreBadge(latest?.overall_score, 'Overall score')}</h2><p class="muted small-text">Scored with the monitoring model. <a href="/docs/guides/scoring#which-score-is-which">Why the free scan shows a different number</a></p>${dims}
 ${latest?.issues.length ? html`<h3 class="sub">Issues</h3><ul class="findings issues">${latest.issues.map((i) => html`<li>${i}</li>`)}</ul>` : ''}</section>
 <section class="card"><h2>Score history</h2>${chart(`chart-site-${site.id}`, history, `Scores of ${site.label}`, true)}${history.length ? historyTable(`table-site-${site.id}`, history, `Scores of ${site.label}`) : ''}</section>
-${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}`;
+${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}
+${manageSite(viewer, site, manage)}`;
   return renderPage({ title: site.label, viewer, section: 'sites', assets: ['uplot'] }, body);
 }
 

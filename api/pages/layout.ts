@@ -45,7 +45,10 @@ function consoleNav(viewer: Viewer, section: string | undefined): Html {
           ['sites', '/console/sites', 'Monitoring'],
           ['audits', '/console/audits', 'Audits'],
         ] as [string, string, string][])
-      : ([['agent-sites', '/console/agent-sites', 'Agent traffic']] as [string, string, string][])),
+      : ([
+          ['agent-sites', '/console/agent-sites', 'Agent traffic'],
+          ['webhooks', '/console/webhooks', 'Webhooks'],
+        ] as [string, string, string][])),
     ['account', '/console/account', 'Account'],
   ];
   return html`<nav class="tabs" aria-label="Console">${items.map(
@@ -87,7 +90,7 @@ ${v ? consoleNav(v, opts.section) : ''}
 <main id="main">
 ${body}
 </main>
-<footer class="foot"><a href="/">Free scan</a><a href="/docs">API reference and guides</a><a href="/openapi.json">OpenAPI description</a><a href="/mcp">MCP endpoint</a><a href="/api/v1/status">Service status</a></footer>
+<footer class="foot"><a href="/">Free scan</a><a href="/docs">API reference and guides</a><a href="/docs#reference">OpenAPI</a><a href="/mcp">MCP endpoint</a><a href="/status">Service status</a></footer>
 </body>
 </html>`.value;
 }

@@ -13,7 +13,7 @@ import {
   type SessionView,
 } from '../../shared/people/sessions.ts';
 import type { Services } from '../../shared/services.ts';
-import { toAppError } from '../middlewares/errors.ts';
+import { noteFailure, toAppError } from '../middlewares/errors.ts';
 import { setRateHeaders } from '../middlewares/guard.ts';
 import { renderMessage } from './auth-pages.ts';
 import { renderNotFound } from './console-pages.ts';
@@ -88,7 +88,8 @@ export function showBucket(ctx: Context, state: RateState): void {
     ctx.set('Retry-After', String(Math.max(1, state.reset - Math.floor(Date.now() / 1000))));
 }
 
-function setPageHeaders(ctx: Context) {
+/** The security headers of every page (also error pages made outside a page route). */
+export function setPageHeaders(ctx: Context) {
   ctx.set('Content-Security-Policy', PAGE_CSP);
   ctx.set('X-Content-Type-Options', 'nosniff');
   ctx.set('X-Frame-Options', 'DENY');
@@ -174,6 +175,7 @@ export function pageKit(services: Services): PageKit {
       } catch (thrown) {
         // As in the API: a value Postgres cannot take is the request's fault, a lost database a 503.
         const err = toAppError(thrown);
+        noteFailure(ctx, thrown, err, log); // the request's one log line carries it (observe.ts)
         if (err.status < 500 || err.status === 503) {
           for (const [name, value] of Object.entries(err.extra.headers ?? {})) ctx.set(name, value);
           html200(
@@ -183,7 +185,6 @@ export function pageKit(services: Services): PageKit {
           );
           return;
         }
-        log.error({ err: thrown, path: ctx.path, requestId: ctx.state.requestId }, 'page failed');
         html200(
           ctx,
           renderMessage(

@@ -16,10 +16,20 @@ export function modelResult(scan: Scan, modelId: string): ModelScore {
   return r;
 }
 
-/** `partial: true` and the missing artifacts when the scan lacks evidence it should have. */
-export function completeness(scan: Scan): { partial: boolean; missingArtifacts?: string[] } {
+/** `partial: true`, the missing artifacts and why, when the scan lacks evidence it should have. */
+export function completeness(scan: Scan): {
+  partial: boolean;
+  missingArtifacts?: string[];
+  partialReasons?: Record<string, string>;
+} {
   const missing = scan.missing_artifacts ?? [];
-  return missing.length ? { partial: true, missingArtifacts: missing } : { partial: false };
+  if (!missing.length) return { partial: false };
+  const reasons = scan.partial_reasons ?? {};
+  return {
+    partial: true,
+    missingArtifacts: missing,
+    ...(Object.keys(reasons).length ? { partialReasons: reasons } : {}),
+  };
 }
 
 const scannedAt = (scan: Scan) => (scan.finished_at ?? scan.created_at).toISOString();

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../route.ts';
 import account from './account/index.ts';
+import agents from './agents/index.ts';
 import audits from './audits/index.ts';
 import benchmarks from './benchmarks/index.ts';
 import checkout from './checkout/index.ts';
@@ -15,6 +16,7 @@ import bSites from './site-citability/index.ts';
 import sites from './sites/index.ts';
 import status from './status/index.ts';
 import statusPage from './status-page/index.ts';
+import stripeWebhook from './stripe-webhook/index.ts';
 import tools from './tools/index.ts';
 import webhooks from './webhooks/index.ts';
 
@@ -32,10 +34,12 @@ export const routes: RouteDef[] = [
   ...bSites,
   ...webhooks,
   ...collect,
+  ...agents,
   ...benchmarks,
   ...geo,
   ...statusPage,
   ...meta,
   ...docs,
   ...checkout,
+  ...stripeWebhook,
 ];

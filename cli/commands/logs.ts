@@ -3,7 +3,9 @@ import { parseArgs } from 'node:util';
 import { siteByIdOrTracking } from '../../shared/agent-sites/sites.ts';
 import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import { type ImportProgress, type ImportSummary, importLog } from '../../shared/agent-traffic/import.ts';
+import { createVerifier } from '../../shared/agent-traffic/ingest.ts';
 import { LOG_FORMATS, type LogFormat } from '../../shared/agent-traffic/log-formats.ts';
+import { type LogReport, type ReportVerification, reportLog } from '../../shared/agent-traffic/report.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { logsUsage as usage } from '../usage.ts';
 
@@ -25,6 +27,10 @@ function summaryText(s: ImportSummary): string[] {
     `${s.source} (${s.format}): ${s.lines} lines, ${s.requests} requests, ${s.badLines} bad lines in ${s.seconds} s`,
     `  agents ${s.agents} (new ${s.stored}, already stored ${s.duplicates}), AI referrals ${s.aiReferrals}, humans ${s.humansIgnored}, other bots ${s.botsIgnored}, past retention ${s.expired}`,
   ];
+  if (s.pendingVerification > 0)
+    out.push(
+      `  ${s.pendingVerification} agent visits wait for their reverse-DNS check (verification pending): a running worker settles them`,
+    );
   for (const b of s.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
   return out;
 }
@@ -41,9 +47,10 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
       site: { type: 'string' },
       format: { type: 'string', default: 'auto' },
       json: { type: 'boolean', default: false },
+      report: { type: 'boolean', default: false },
     },
   });
-  if (!values.site) throw new UsageError(`--site ID is required\n${usage}`);
+  if (!values.site && !values.report) throw new UsageError(`--site ID (or --report) is required\n${usage}`);
   const format = values.format as LogFormat | 'auto';
   if (format !== 'auto' && !LOG_FORMATS.includes(format))
     throw new UsageError(`--format must be auto or one of ${LOG_FORMATS.join(', ')}`);
@@ -62,6 +69,8 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
     if (!stat.isFile()) throw new UsageError(`${file} is not a file`);
   }
   const cfg = loadCliConfig();
+  if (values.report) return reportOnly(positionals, format, values.json, cfg, io);
+  if (!values.site) throw new UsageError(`--site ID is required\n${usage}`);
   const db = await openDatabase(cfg, io);
   const tty = Boolean(process.stderr.isTTY);
   try {
@@ -84,4 +93,58 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+const MIX_NAMES: Record<ReportVerification, string> = {
+  ip: 'inside the vendor ranges',
+  none: 'no check offered',
+  'not-checked': 'reverse DNS not run',
+  'ranges-changed': 'ranges have changed since',
+  spoofed: 'spoofed',
+};
+
+function reportText(r: LogReport): string[] {
+  const mix = (m: Record<ReportVerification, number>) =>
+    (Object.keys(MIX_NAMES) as ReportVerification[])
+      .filter((k) => m[k] > 0)
+      .map((k) => `${MIX_NAMES[k]} ${m[k]}`)
+      .join(', ');
+  const out = [
+    `${r.source} (${r.format}): ${r.lines} lines, ${r.requests} requests, ${r.badLines} bad lines in ${r.seconds} s; report only, nothing stored`,
+    `  ${r.from?.slice(0, 10) ?? '-'} to ${r.to?.slice(0, 10) ?? '-'}: agent visits ${r.agentVisits}, AI referrals ${r.aiReferrals}, humans ${r.humans}, other bots ${r.otherBots}`,
+    `  verification: ${mix(r.verification) || 'none'}`,
+  ];
+  for (const a of r.agents.slice(0, 20))
+    out.push(
+      `  ${a.platform} ${a.agent ?? '(unnamed)'}: ${a.visits} visits, ${a.errors} errors; ${mix(a.verification)}`,
+    );
+  if (r.topPages.length)
+    out.push(
+      `  top pages: ${r.topPages
+        .slice(0, 10)
+        .map((p) => `${p.path} ${p.visits}`)
+        .join(', ')}`,
+    );
+  for (const b of r.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
+  return out;
+}
+
+/** --report: each file analysed into a report, nothing stored (no database needed). */
+async function reportOnly(
+  files: string[],
+  format: LogFormat | 'auto',
+  json: boolean,
+  cfg: ReturnType<typeof loadCliConfig>,
+  io: CliIO,
+): Promise<number> {
+  const reports: LogReport[] = [];
+  // Ranges only: a report makes no network look-ups.
+  const verifier = createVerifier({ ...cfg, AGENT_VERIFY_RDNS: false });
+  for (const file of files) {
+    const r = await reportLog(file, { format, verifier });
+    reports.push(r);
+    if (!json) for (const l of reportText(r)) io.out(l);
+  }
+  if (json) io.out(JSON.stringify(reports.length === 1 ? reports[0] : reports));
+  return 0;
 }

@@ -4,6 +4,7 @@ import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl } from '../../sha
 import { isGatherError } from '../../shared/scan-engine/artifacts.ts';
 import { pageVerdict } from '../../shared/scan-engine/computed/page-kind.ts';
 import { runScan, scanDeadlineMs } from '../../shared/scans/gather-and-score.ts';
+import { partialReasons } from '../../shared/scans/partial.ts';
 import { browserResources, closeBrowserResources } from '../../worker/browser/resources.ts';
 import { type CliIO, loadCliConfig, UsageError } from '../context.ts';
 import { startProgress } from '../progress.ts';
@@ -23,6 +24,7 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
       mode: { type: 'string', default: 'quick' },
       json: { type: 'boolean', default: false },
       'allow-host': { type: 'string', multiple: true, default: [] },
+      'allow-partial': { type: 'boolean', default: false },
     },
   });
   const input = positionals[0];
@@ -62,7 +64,7 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
   try {
     const { artifacts, results } = await runScan(url, mode, {
       policy,
-      browser: () => browserResources(config),
+      browser: () => browserResources(config, allowHosts),
       signal: deadline,
       onPhase: (phase) => progress.phase(phase),
       scoring: 'here', // one scan and exit: no second copy of the checks in a thread
@@ -70,8 +72,15 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
     progress.done('done');
     const page = artifacts.Page;
     const verdict = pageVerdict(artifacts);
+    const reasons = partialReasons(mode, artifacts);
+    const partial = Object.keys(reasons).length > 0;
     // An error page is not scored as content: exit non-zero, as for a page that could not be fetched.
-    const failed = !page || isGatherError(page) || verdict.kind === 'error_status';
+    // A partial scan (evidence missing, or a browser load that saw another page) too, unless allowed.
+    const failed =
+      !page ||
+      isGatherError(page) ||
+      verdict.kind === 'error_status' ||
+      (partial && !values['allow-partial']);
     if (values.json) {
       io.out(
         JSON.stringify(
@@ -80,6 +89,8 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
             mode,
             httpStatus: verdict.httpStatus,
             pageKind: verdict.kind,
+            partial,
+            ...(partial ? { partialReasons: reasons } : {}),
             results,
             artifacts,
           },
@@ -87,6 +98,7 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
           2,
         ),
       );
+      if (partial) printPartial(io, reasons, values['allow-partial']);
       return failed ? 1 : 0;
     }
     if (!page || isGatherError(page)) {
@@ -108,11 +120,12 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
         if (d.issues.length > 5) io.out(`      … ${d.issues.length - 5} more`);
       }
     }
-    const notGathered = Object.entries(artifacts).filter(([, v]) => isGatherError(v));
+    const notGathered = Object.entries(artifacts).filter(([k, v]) => isGatherError(v) && !(k in reasons));
     if (notGathered.length)
       io.out(
         `\nnot gathered: ${notGathered.map(([k, v]) => `${k} (${isGatherError(v) ? v.error.message : ''})`).join('; ')}`,
       );
+    if (partial) printPartial(io, reasons, values['allow-partial']);
     return failed ? 1 : 0;
   } catch (err) {
     progress.done();
@@ -120,4 +133,11 @@ export async function scan(args: string[], io: CliIO): Promise<number> {
   } finally {
     await closeBrowserResources();
   }
+}
+
+/** Says why the scan is partial, on stderr; without --allow-partial the exit code is 1. */
+function printPartial(io: CliIO, reasons: Record<string, string>, allowed: boolean): void {
+  io.err(`\npartial scan: ${Object.keys(reasons).join(', ')} missing`);
+  for (const [name, reason] of Object.entries(reasons)) io.err(`  ${name}: ${reason}`);
+  if (!allowed) io.err('exit 1: pass --allow-partial to accept a partial scan');
 }

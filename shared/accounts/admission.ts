@@ -5,15 +5,16 @@ import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import { AppError, tierRequired, unauthorized, variantMismatch } from '../errors.ts';
 import { rateLimited } from '../metrics.ts';
 import { type AuthResult, authenticate, authenticateAndTake, type Principal } from './auth.ts';
-import { peekToken, type RateState, takeToken } from './rate-limit.ts';
+import { lastCounted, peekToken, type RateState, takeToken } from './rate-limit.ts';
 
 // One admission path for every door (REST guard, MCP tools/call, scan polling, pages): who is
 // calling, may they call this, and does it fit in their rolling hour. Failed authentication is
 // counted per client address, which also slows key guessing. Every outcome, refusals included,
-// carries the rate state the X-RateLimit-* headers show.
+// carries the rate state the X-RateLimit-* headers show. Informational answers count nothing
+// and, for a keyless caller or a key this process knows, read nothing (informational()).
 
 export type AccessRule =
-  /** Informational, not counted: the rate state shown is the caller's current bucket. */
+  /** Informational, not counted: the rate state shown is the caller's bucket as this process knows it. */
   | { kind: 'public' }
   /** Keyless, counted per client address in its own bucket. */
   | { kind: 'ip'; bucket: string; ipLimit: number | ((config: Config) => number) }
@@ -46,9 +47,20 @@ export class AdmissionError extends AppError {
   }
 }
 
-const PEEK_CACHE_MS = 1000;
-const PEEK_CACHE_MAX = 10_000;
-const publicPeeks = new Map<string, { until: number; admission: Admission }>();
+/**
+ * Keys by Authorization header, as this process last authenticated them (undefined: not a live
+ * key), for informational answers: a key's calls refresh it, an idle entry is looked up again
+ * after a minute, so a revocation shows there within a minute. Bounded: the oldest turned out.
+ */
+const KNOWN_CALLER_MS = 60_000;
+const KNOWN_CALLERS_MAX = 10_000;
+const knownCallers = new Map<string, { principal: Principal | undefined; until: number }>();
+
+function rememberCaller(authorization: string, principal: Principal | undefined): void {
+  knownCallers.delete(authorization);
+  if (knownCallers.size >= KNOWN_CALLERS_MAX) knownCallers.delete(knownCallers.keys().next().value as string);
+  knownCallers.set(authorization, { principal, until: Date.now() + KNOWN_CALLER_MS });
+}
 
 const VARIANT_NAMES = { A: 'A (site audit)', B: 'B (agent readability)' } as const;
 
@@ -106,11 +118,10 @@ export class Admitter {
 
   /** A valid key, counted against its hourly budget; tier and variant are checked by the caller. */
   async keyed(caller: Caller): Promise<Admission & { principal: Principal }> {
-    const auth = await authenticateAndTake(this.db, caller.authorization, {
-      leases: this.config.RATE_LIMIT_LEASES,
-    });
+    const auth = await authenticateAndTake(this.db, caller.authorization);
     if (!auth.ok) return this.refuseAuth(caller, auth);
     const { principal, rate } = auth;
+    rememberCaller(caller.authorization!, principal);
     if (!rate.allowed) {
       rateLimited.inc({ kind: 'key' });
       throw new AdmissionError(rateLimitError(rate, 'this API key'), rate);
@@ -121,7 +132,7 @@ export class Admitter {
   async admit(caller: Caller, rule: AccessRule): Promise<Admission> {
     switch (rule.kind) {
       case 'public':
-        return this.peekCached(caller);
+        return this.informational(caller) ?? this.peekNow(caller);
       case 'ip': {
         const max = typeof rule.ipLimit === 'function' ? rule.ipLimit(this.config) : rule.ipLimit;
         const rate = await this.take(`ip:${rule.bucket}:${caller.ip}`, max, 'ip', 'this client address');
@@ -135,6 +146,7 @@ export class Admitter {
         }
         const auth = await authenticate(this.db, caller.authorization);
         if (!auth.ok) return this.refuseAuth(caller, auth);
+        rememberCaller(caller.authorization, auth.principal);
         const rate = await this.take(
           `${rule.bucket}:key:${auth.principal.keyId}`,
           max,
@@ -168,41 +180,34 @@ export class Admitter {
     }
   }
 
-  /** The caller's current bucket without counting: for answers no route admitted (404, 405, 413). */
+  /** The caller's bucket without counting: for answers no route admitted (404, 405, 413). */
   async peek(caller: Caller): Promise<RateState> {
-    return (await this.peekCached(caller)).rate;
+    return (this.informational(caller) ?? (await this.peekNow(caller))).rate;
   }
 
   /**
-   * Informational answers (status, products, /openapi.json, 404s) are not counted, so their
-   * headers may be a moment old: the caller's bucket is read at most once a second per process,
-   * which keeps these endpoints free of a database round trip per request.
+   * An informational answer's admission with no database work: the caller's bucket as this
+   * process last counted it (rate-limit.ts, lastCounted). Undefined for a key this process has not
+   * authenticated within a minute: peekNow looks it up once.
    */
-  private async peekCached(caller: Caller): Promise<Admission> {
-    const hit = this.peekedLately(caller);
-    if (hit) return hit;
-    const key = `${caller.ip}\n${caller.authorization ?? ''}`;
-    const now = Date.now();
-    const admission = await this.peekNow(caller);
-    if (publicPeeks.size >= PEEK_CACHE_MAX) publicPeeks.clear(); // bounded: a flood of new callers resets it
-    publicPeeks.set(key, { until: now + PEEK_CACHE_MS, admission });
-    return admission;
+  informational(caller: Caller): Admission | undefined {
+    const ipBucket = () => lastCounted(`ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
+    if (!caller.authorization) return { rate: ipBucket() };
+    const known = knownCallers.get(caller.authorization);
+    if (!known || known.until <= Date.now()) return undefined;
+    const { principal } = known;
+    if (!principal) return { rate: ipBucket() };
+    return { principal, rate: lastCounted(`key:${principal.keyId}`, principal.limit) };
   }
 
-  /**
-   * An informational call's admission when the caller's bucket was read within the last second:
-   * answered without a promise, as most calls to these endpoints are (routes take it first).
-   */
-  peekedLately(caller: Caller): Admission | undefined {
-    const hit = publicPeeks.get(`${caller.ip}\n${caller.authorization ?? ''}`);
-    return hit && hit.until > Date.now() ? hit.admission : undefined;
-  }
-
+  /** Authenticates the caller's key and reads its bucket: two statements, remembered for informational(). */
   private async peekNow(caller: Caller): Promise<Admission> {
     const auth = caller.authorization ? await authenticate(this.db, caller.authorization) : undefined;
-    const rate = auth?.ok
-      ? await peekToken(this.db, `key:${auth.principal.keyId}`, auth.principal.limit)
+    const principal = auth?.ok ? auth.principal : undefined;
+    if (caller.authorization) rememberCaller(caller.authorization, principal);
+    const rate = principal
+      ? await peekToken(this.db, `key:${principal.keyId}`, principal.limit)
       : await peekToken(this.db, `ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
-    return { rate, principal: auth?.ok ? auth.principal : undefined };
+    return { rate, principal };
   }
 }

@@ -6,8 +6,10 @@
 //                      visibility in answers);
 //           search   = builds an index that answer engines cite from;
 //           browse   = fetches a page live because a user asked an assistant or agent to.
+//           search-engine = a classic web search engine's crawler (not AI): shown beside the AI
+//                      agents, never counted in AI totals.
 
-export type AgentPurpose = 'training' | 'search' | 'browse';
+export type AgentPurpose = 'training' | 'search' | 'browse' | 'search-engine';
 
 /** Keys of the vendor IP-range sources in ip-ranges.ts. */
 export type IpRangeSourceId =
@@ -38,6 +40,10 @@ export interface AgentInfo {
    * product or the whole user agent, so ordinary strings do not match by accident.
    */
   match: 'word' | 'product';
+  /** A user-agent pattern that identifies the agent instead of its spellings (checked first). */
+  pattern?: RegExp;
+  /** From a public list, not our own entries: its pattern is tried after every spelling. */
+  listed?: boolean;
   ipRanges?: IpRangeSourceId;
 }
 
@@ -47,6 +53,7 @@ interface Opts {
   match?: 'product';
   ipRanges?: IpRangeSourceId;
   ai?: false;
+  pattern?: RegExp;
 }
 
 function agent(token: string, operator: string, purpose: AgentPurpose, opts: Opts = {}): AgentInfo {
@@ -58,6 +65,7 @@ function agent(token: string, operator: string, purpose: AgentPurpose, opts: Opt
     purpose,
     ai: opts.ai ?? true,
     match: opts.match ?? 'word',
+    pattern: opts.pattern,
     ipRanges: opts.ipRanges,
   };
 }
@@ -65,7 +73,9 @@ function agent(token: string, operator: string, purpose: AgentPurpose, opts: Opt
 const T = 'training';
 const S = 'search';
 const B = 'browse';
+const E = 'search-engine';
 const product = { match: 'product' } as const;
+const classic = { ai: false } as const;
 
 export const AGENTS: readonly AgentInfo[] = [
   // OpenAI
@@ -86,7 +96,7 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('PerplexityBot', 'Perplexity', S, { ipRanges: 'perplexity-bot' }),
   agent('Perplexity-User', 'Perplexity', B, { aliases: ['PerplexityUser'], ipRanges: 'perplexity-user' }),
   // Google (Google-Extended is a robots.txt control token only; it never appears as a user agent)
-  agent('Googlebot', 'Google', S, { ai: false, ipRanges: 'google-common' }),
+  agent('Googlebot', 'Google', E, { ai: false, ipRanges: 'google-common' }),
   agent('Google-Extended', 'Google', T),
   agent('GoogleOther', 'Google', T, { ipRanges: 'google-common' }),
   agent('GoogleOther-Image', 'Google', T, { ipRanges: 'google-common' }),
@@ -110,7 +120,8 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('FacebookBot', 'Meta', T, { aliases: ['Facebot'] }),
   agent('facebookexternalhit', 'Meta', B),
   // Microsoft
-  agent('bingbot', 'Microsoft', S, { ai: false, ipRanges: 'bing' }),
+  agent('bingbot', 'Microsoft', E, { ai: false, ipRanges: 'bing' }),
+  agent('msnbot', 'Microsoft', E, { ai: false, aliases: ['msnbot-media'], ipRanges: 'bing' }),
   agent('AzureAI-SearchBot', 'Microsoft', S),
   // Amazon
   agent('Amazonbot', 'Amazon', S),
@@ -125,6 +136,18 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('Bytespider', 'ByteDance', T),
   agent('TikTokSpider', 'ByteDance', T),
   agent('Trae', 'ByteDance', B, product),
+  // Classic web search engines (not AI), kept so a site owner can compare AI agents with them.
+  agent('Slurp', 'Yahoo', E, classic),
+  agent('Baiduspider', 'Baidu', E, { ...classic, aliases: ['Baiduspider-image', 'Baiduspider+'] }),
+  agent('YandexBot', 'Yandex', E, { ...classic, aliases: ['YandexImages', 'YandexMobileBot'] }),
+  agent('DuckDuckBot', 'DuckDuckGo', E, classic),
+  agent('SeznamBot', 'Seznam', E, classic),
+  agent('Sogou web spider', 'Sogou', E, { ...classic, aliases: ['Sogou spider'] }),
+  agent('Yeti', 'Naver', E, { ...classic, match: 'product' }),
+  agent('Qwantbot', 'Qwant', E, { ...classic, aliases: ['Qwantify'] }),
+  agent('MojeekBot', 'Mojeek', E, classic),
+  // Exalead's crawler calls itself Exabot too; it names exabot.com or Exalead, Exa's does not.
+  agent('Exalead', 'Exalead', E, { ...classic, pattern: /\bExalead\b|exabot\.com/i }),
   // Common Crawl
   agent('CCBot', 'Common Crawl Foundation', T, { platform: 'Common Crawl' }),
   // Other assistants, answer engines and AI search
@@ -191,7 +214,7 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('ApifyWebsiteContentCrawler', 'Apify', T),
   agent('Awario', 'Awario', T),
   agent('Brightbot', 'Bright Data', T, { aliases: ['Brightbot 1.0'] }),
-  agent('ChatGLM-Spider', 'Unknown', T),
+  agent('ChatGLM-Spider', 'Zhipu AI', T),
   agent('CloudVertexBot', 'Unknown', T),
   agent('Cotoyogi', 'ROIS', T),
   agent('CragCrawler', 'CragSoftware', T),
@@ -211,7 +234,7 @@ export const AGENTS: readonly AgentInfo[] = [
   agent('ISSCyberRiskCrawler', 'ISS Corporate', T),
   agent('Kangaroo Bot', 'Unknown', T),
   agent('KunatoCrawler', 'Unknown', T),
-  agent('laion-huggingface-processor', 'Unknown', T),
+  agent('laion-huggingface-processor', 'LAION', T),
   agent('LAIONDownloader', 'LAION', T),
   agent('LCC', 'Unknown', T, product),
   agent('Lightpanda', 'Lightpanda', T),

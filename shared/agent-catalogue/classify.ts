@@ -1,18 +1,13 @@
-import { AGENTS, type AgentInfo, type AgentPurpose } from './catalogue.ts';
+import { AGENTS, type AgentInfo } from './catalogue.ts';
+import type { UaClassification } from './classification.ts';
+import { listedAgents, readSnapshot } from './snapshot.ts';
+import { platformOfUa, recogniseUnlisted } from './unlisted.ts';
 
 // User-agent classification for agent traffic (B). A catalogued agent is recognised by its
 // token; anything else that looks automated is a bot but not a known AI agent; browsers are not
 // agents at all.
 
-export interface UaClassification {
-  isBot: boolean;
-  isAi: boolean;
-  agent?: string; // catalogue token
-  platform: string | null;
-  type: AgentPurpose | null;
-  /** How sure the classification is, 0..1. */
-  confidence: number;
-}
+export type { UaClassification } from './classification.ts';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -22,18 +17,30 @@ interface Matcher {
   re: RegExp;
 }
 
-// Longest spelling first: GoogleOther-Image must win over GoogleOther, ChatGPT-User over OpenAI.
-const matchers: Matcher[] = AGENTS.flatMap((agent) =>
-  [agent.token, ...agent.aliases].map((spelling) => ({
-    agent,
-    spelling,
-    re:
-      agent.match === 'word'
-        ? new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(spelling)}(?![A-Za-z0-9])`, 'i')
-        : // A product token: the whole UA, its first product, or a product after ") " or "; ".
-          new RegExp(`(?:^|\\)\\s|;\\s?|\\(|,\\s?)${escapeRegExp(spelling)}(?:/\\d|$|;|\\))`),
-  })),
-).sort((a, b) => b.spelling.length - a.spelling.length);
+/** The catalogue's matchers: our own patterns, the longest spelling first, then lists' patterns. */
+function matchersOf(agents: readonly AgentInfo[]): Matcher[] {
+  const patternsOf = (listed: boolean) =>
+    agents.flatMap((agent) =>
+      agent.pattern && Boolean(agent.listed) === listed ? [{ agent, spelling: '', re: agent.pattern }] : [],
+    );
+  // Longest spelling first: GoogleOther-Image must win over GoogleOther, ChatGPT-User over OpenAI.
+  const spellings = agents
+    .flatMap((agent) =>
+      agent.pattern
+        ? []
+        : [agent.token, ...agent.aliases].map((spelling) => ({
+            agent,
+            spelling,
+            re:
+              agent.match === 'word'
+                ? new RegExp(`(?<![A-Za-z0-9])${escapeRegExp(spelling)}(?![A-Za-z0-9])`, 'i')
+                : // A product token: the whole UA, its first product, or a product after ") " or "; ".
+                  new RegExp(`(?:^|\\)\\s|;\\s?|\\(|,\\s?)${escapeRegExp(spelling)}(?:/\\d|$|;|\\))`),
+          })),
+    )
+    .sort((a, b) => b.spelling.length - a.spelling.length);
+  return [...patternsOf(false), ...spellings, ...patternsOf(true)];
+}
 
 // Markers of automated clients: crawler words, HTTP libraries, automation frameworks, and
 // monitoring or testing services that borrow a browser's user agent. Cubot phone models end in
@@ -69,41 +76,60 @@ const AI_MARKERS = [
 ];
 const BROWSER_SHAPE = /^(?:Mozilla\/[45]\.0|Opera\/\d)/;
 
-// Access logs repeat the same few hundred user agents millions of times: each is classified once
-// and every caller shares the one frozen answer (no copy per line).
-const cache = new Map<string, Readonly<UaClassification>>();
-const MAX_CACHED = 2000;
+export type Classifier = (ua: string) => Readonly<UaClassification>;
 
-export function classifyUserAgent(ua: string): Readonly<UaClassification> {
-  let result = cache.get(ua);
-  if (!result) {
-    result = Object.freeze(classify(ua));
-    if (cache.size >= MAX_CACHED) cache.delete(cache.keys().next().value as string);
-    cache.set(ua, result);
-  }
-  return result;
+/**
+ * A classifier over one catalogue. Access logs repeat the same few hundred user agents millions
+ * of times: each is classified once and every caller shares the one frozen answer.
+ */
+export function createClassifier(agents: readonly AgentInfo[], maxCached = 2000): Classifier {
+  const matchers = matchersOf(agents);
+  const cache = new Map<string, Readonly<UaClassification>>();
+  return (ua) => {
+    let result = cache.get(ua);
+    if (!result) {
+      result = Object.freeze(classify(matchers, ua));
+      if (cache.size >= maxCached) cache.delete(cache.keys().next().value as string);
+      cache.set(ua, result);
+    }
+    return result;
+  };
 }
 
-function classify(ua: string): UaClassification {
+/** The catalogue in use: our own entries, then the shipped snapshot's entries from public lists. */
+export const CATALOGUE_IN_USE: readonly AgentInfo[] = [...AGENTS, ...listedAgents(readSnapshot())];
+
+export const classifyUserAgent: Classifier = createClassifier(CATALOGUE_IN_USE);
+
+function classify(matchers: readonly Matcher[], ua: string): UaClassification {
   const s = ua.trim();
   if (s === '' || s === '-') return bot(0.6);
 
+  // A list's pattern never turns a plain browser string into an agent (lists tag a few browser
+  // comments as crawlers); our own spellings and patterns still apply.
+  const plainBrowser = BROWSER_SHAPE.test(s) && HUMAN_PLATFORM.test(s) && !BOT_MARKERS.test(s);
   for (const m of matchers) {
-    if (!m.re.test(s)) continue;
+    if ((plainBrowser && m.agent.listed) || !m.re.test(s)) continue;
     const a = m.agent;
     return {
       isBot: true,
       isAi: a.ai,
       agent: a.token,
-      platform: a.platform,
+      // A list that names no operator: the one the user agent names, if any.
+      platform: a.platform === 'Other' ? (platformOfUa(s) ?? 'Other') : a.platform,
       type: a.purpose,
       confidence: a.match === 'word' ? 0.95 : 0.7,
     };
   }
 
+  if (KNOWN_APPS.test(s)) return human(0.7);
+  // Unlisted AI agents: anything that is not a browser naming its platform may be one.
+  if (BOT_MARKERS.test(s) || !HUMAN_PLATFORM.test(s) || AI_MARKERS.some((re) => re.test(s))) {
+    const unlisted = recogniseUnlisted(s);
+    if (unlisted) return unlisted;
+  }
   if (AI_MARKERS.some((re) => re.test(s)))
     return { isBot: true, isAi: true, platform: 'Other', type: null, confidence: 0.5 };
-  if (KNOWN_APPS.test(s)) return human(0.7);
   if (BOT_MARKERS.test(s)) return bot(0.85);
   if (HUMAN_PLATFORM.test(s)) return human(BROWSER_SHAPE.test(s) ? 0.9 : 0.7);
   // No platform named: a tool or service when it names a site or says what it does.

@@ -37,6 +37,8 @@ export interface ImportSummary {
   botsIgnored: number;
   /** Requests older than the raw-event retention: neither stored nor counted (ingest). */
   expired: number;
+  /** Of `stored`, the events waiting for reverse DNS (the worker's verify_agent_visits). */
+  pendingVerification: number;
   seconds: number;
 }
 
@@ -154,6 +156,7 @@ export async function importLog(
     humansIgnored: 0,
     botsIgnored: 0,
     expired: 0,
+    pendingVerification: 0,
     seconds: 0,
   };
   const days = new Map<number, number>();
@@ -178,6 +181,7 @@ export async function importLog(
     summary.humansIgnored += c.humans_ignored;
     summary.botsIgnored += c.bots_ignored;
     summary.expired += c.expired;
+    summary.pendingVerification += c.pending_verification;
   };
   const flush = async () => {
     if (batch.length === 0) return;

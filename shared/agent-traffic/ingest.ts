@@ -16,8 +16,10 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
+import { pageKey } from './page-key.ts';
 import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
 import { aiReferral, engine } from './referrals.ts';
+import { requestVerification } from './verify-pending.ts';
 
 // The one ingestion pipeline behind both doors (POST /api/v1/collect and `sightline logs
 // import`): classify each request, verify the agents, and store agent events, AI referrals,
@@ -28,7 +30,7 @@ import { aiReferral, engine } from './referrals.ts';
 export interface IngestRequest {
   time: Date;
   method: string;
-  /** Path with query as requested; stored without the query. */
+  /** Path with query as requested; stored as its page key (pageKey: no query but a feed's). */
   path: string;
   status: number | null;
   ip: string | null;
@@ -53,6 +55,8 @@ export interface IngestCounts {
   bots_ignored: number;
   /** Older than the raw-event retention: neither stored nor rolled up (see ingest). */
   expired: number;
+  /** Of `stored`, the events waiting for reverse DNS (verify_agent_visits settles them). */
+  pending_verification: number;
 }
 
 export type IngestSource = 'collect' | 'import';
@@ -153,12 +157,6 @@ async function ensurePartitions(db: Kysely<Database>, times: Date[]): Promise<vo
 // batch): their next batch is inserted with ON CONFLICT DO NOTHING at once.
 const sitesWithDuplicates = new Set<string>();
 
-const stripQuery = (p: string) => {
-  const q = p.indexOf('?');
-  const path = (q >= 0 ? p.slice(0, q) : p) || '/';
-  return path.length > 2048 ? path.slice(0, 2048) : path;
-};
-
 // Array literals written here rather than by the pg driver, which quotes and escapes every
 // element with two regular expressions (its arrayString was about a tenth of a logs import's Node
 // time): the same text for Postgres to read.
@@ -228,9 +226,10 @@ export async function ingest(
     humans_ignored: 0,
     bots_ignored: 0,
     expired: batch.length - requests.length,
+    pending_verification: 0,
   };
   const agents: AgentRow[] = [];
-  const pending: Promise<void>[] = [];
+  const signatures: Promise<void>[] = [];
   const referrals: { req: IngestRequest; platform: string; host: string }[] = [];
   const origin = new URL(site.url).origin;
   const signedVisits: Promise<{ req: IngestRequest; agentUrl: string | null }>[] = [];
@@ -257,10 +256,12 @@ export async function ingest(
           ? { method: req.method, url: origin + req.path, headers: req.headers, at: req.time }
           : null;
       const input = { agent: row.agent, platform, ip: req.ip, signed };
+      // No network wait here but a signature's key directory (cached): a visit only reverse DNS
+      // can verify is stored `pending` and settled by the verify_agent_visits job.
       const quick = quickVerification(verifier, input);
       if (quick) row.verification = quick;
       else
-        pending.push(
+        signatures.push(
           verifyVisit(verifier, input).then((v) => {
             row.verification = v;
           }),
@@ -311,7 +312,7 @@ export async function ingest(
       confidence: 1,
     });
   }
-  if (pending.length) await Promise.all(pending);
+  if (signatures.length) await Promise.all(signatures);
   for (const a of agents) {
     // Unverifiable agents keep the classifier's own certainty, capped below the verified levels.
     a.confidence =
@@ -377,12 +378,12 @@ export async function ingest(
     // The per-event arrays as array literals, written once (a retry after 23505 sends them again).
     const timeList = exactMs ? plainArray(ms) : textArray(agents.map((a) => a.req.time.toISOString()));
     const hashes = plainArray(agents.map((a) => hashHexOf(a.req)));
-    const paths = textArray(agents.map((a) => stripQuery(a.req.path)));
+    const paths = textArray(agents.map((a) => pageKey(a.req.path)));
     const statuses = plainArray(agents.map((a) => a.req.status));
     const ips = textArray(agents.map((a) => a.req.ip));
     const kindNumbers = plainArray(kindOf);
     const insert = (skipDuplicates: boolean) =>
-      sql<{ inserted: number }>`
+      sql<{ inserted: number; pending: number }>`
       with input as (
         select ${time} as time, decode(t.hash, 'hex') as hash, c.method, t.path, t.status, t.ip, c.user_agent,
           c.platform, c.agent, c.type, c.verification, c.confidence
@@ -433,9 +434,9 @@ export async function ingest(
           count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
         from ins group by 2, 3, 4
       )
-      select count(*)::int as inserted from ins`;
+      select count(*)::int as inserted, count(*) filter (where verification = 'pending')::int as pending from ins`;
     let skipDuplicates = sitesWithDuplicates.has(site.id);
-    let result: QueryResult<{ inserted: number }>;
+    let result: QueryResult<{ inserted: number; pending: number }>;
     let remade = false;
     for (;;) {
       try {
@@ -456,10 +457,12 @@ export async function ingest(
     }
     const { rows } = result;
     counts.stored = rows[0]?.inserted ?? 0;
+    counts.pending_verification = rows[0]?.pending ?? 0;
     counts.duplicates = agents.length - counts.stored;
     if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
     else sitesWithDuplicates.delete(site.id);
     if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
+    if (counts.pending_verification > 0) requestVerification(db);
   }
 
   if (referrals.length) {
@@ -471,7 +474,7 @@ export async function ingest(
           ${referrals.map((r) => hashOf(r.req))}::bytea[],
           ${referrals.map((r) => r.platform)}::text[],
           ${referrals.map((r) => r.host.slice(0, 255))}::text[],
-          ${referrals.map((r) => stripQuery(r.req.path))}::text[])
+          ${referrals.map((r) => pageKey(r.req.path))}::text[])
         on conflict do nothing
         returning time, platform, path
       )

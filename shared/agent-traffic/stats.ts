@@ -8,10 +8,29 @@ import { foldPages } from './page-rollups.ts';
 // with tens of millions of events answers as fast as a small one. Visits count what the user
 // agent claims; `verification` says how much of it is proven (and how much is spoofed).
 
-export const VERIFICATIONS: Verification[] = ['signature', 'ip', 'rdns', 'none', 'spoofed'];
+export const VERIFICATIONS: Verification[] = [
+  'signature',
+  'ip',
+  'rdns',
+  'none',
+  'pending',
+  'unverified',
+  'spoofed',
+];
 export type VerificationMix = Record<Verification, number>;
-const emptyMix = (): VerificationMix => ({ signature: 0, ip: 0, rdns: 0, none: 0, spoofed: 0 });
+const emptyMix = (): VerificationMix => ({
+  signature: 0,
+  ip: 0,
+  rdns: 0,
+  none: 0,
+  pending: 0,
+  unverified: 0,
+  spoofed: 0,
+});
 const verifiedOf = (m: VerificationMix) => m.signature + m.ip + m.rdns;
+/** Visits of every kind of agent (search engines included) still waiting for reverse DNS. */
+const pendingOf = (rows: { verification: Verification; visits: string }[]) =>
+  rows.reduce((n, r) => (r.verification === 'pending' ? n + Number(r.visits) : n), 0);
 const pct = (part: number, whole: number) => (whole ? Math.round((1000 * part) / whole) / 10 : 0);
 
 export interface Window {
@@ -24,31 +43,32 @@ export interface Window {
 const DAY_MS = 86400_000;
 
 /**
- * Where a window's counts begin: `since` moved to a UTC midnight. Pages, paths, AI referrals and
- * coverage are kept per UTC day only (sql/006, sql/019), so a start inside a day would let the agent
- * visits (hourly, agent_rollup_days) and the pages and referrals (from that day's midnight) of one
- * response cover different times. The first midnight at or after `since`, so nothing from before
- * `since` is counted; a window inside today (whose next midnight lies ahead) starts at today's.
- * Idempotent: a start already on a midnight stays.
+ * Where a window's counts begin: 00:00 UTC of the day that contains `since`. Pages, paths, AI
+ * referrals and coverage are kept per UTC day only (sql/006, sql/019), so every part of a response
+ * starts on that midnight (agent visits too, though they are kept per hour): one start for all, and
+ * no part of the day `since` names is dropped. Idempotent: a start on a midnight stays.
  */
-export function windowStart(w: Pick<Window, 'since' | 'until'>): Date {
+export function windowStart(w: Pick<Window, 'since'>): Date {
   const t = w.since.getTime();
-  const floor = Math.floor(t / DAY_MS) * DAY_MS;
-  const ceil = floor === t ? t : floor + DAY_MS;
-  return new Date(ceil <= w.until.getTime() ? ceil : floor);
+  return new Date(Math.floor(t / DAY_MS) * DAY_MS);
 }
+
+/** How the window's start relates to the `since` asked for (every windowed response says it). */
+export const WINDOW_RULE = 'utc-day-of-since';
 
 /** The window fields of every windowed response: where the counts begin, what was asked for, now. */
 export function windowFields(w: Window) {
   return {
     since: windowStart(w).toISOString(),
     requestedSince: (w.requested ?? w.since).toISOString(),
+    windowRule: WINDOW_RULE,
     until: w.until.toISOString(),
   };
 }
 
 /**
- * `since` as given, else 30 days before the database's now, moved to a UTC midnight (windowStart);
+ * `since` as given, else 30 days before the database's now, moved to the midnight of its UTC day
+ * (windowStart);
  * `requested` keeps the start asked for.
  */
 export async function resolveWindow(db: Kysely<Database>, since?: string, defaultDays = 30): Promise<Window> {
@@ -59,13 +79,63 @@ export async function resolveWindow(db: Kysely<Database>, since?: string, defaul
   const r = rows[0]!;
   if (r.since > r.now)
     throw badRequest('since lies in the future.', [{ field: 'query.since', message: 'in the future' }]);
-  return { since: windowStart({ since: r.since, until: r.now }), until: r.now, requested: r.since };
+  return { since: windowStart(r), until: r.now, requested: r.since };
 }
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
+/**
+ * The site's 10 most visited paths since `from`: the folded path totals plus the site's pending
+ * counts (sql/018) read as they are, not folded first. One statement's snapshot sees a pending row
+ * either still pending or already folded (a fold deletes and upserts in one transaction), so each
+ * count is read once; and the reader never waits for a fold under way, nor writes, so /stats stays
+ * as fast while the site is being imported. The pending rows are few (folds follow every 50,000
+ * events).
+ */
+function topPaths(db: Kysely<Database>, siteId: string, from: string) {
+  return sql<{ path: string; visits: string }>`
+    select path, sum(visits)::bigint as visits from (
+      select path, visits from agent_path_totals(${siteId}, ${from}::date)
+      union all
+      select path, visits from agent_page_pending where site_id = ${siteId}::bigint and day >= ${from}::date
+    ) t group by path order by visits desc, path limit 10`.execute(db);
+}
+
+/** One entry per UTC day of the window; a day no source covered is a gap (null), not zero. */
+function dailyTrend(
+  start: Date,
+  until: Date,
+  visitsByDay: Map<string, { visits: number; verified: number }>,
+  dailyRefs: { day: string; visits: string }[],
+  coverage: { day: string; sources: string[] }[],
+) {
+  const refsByDay = new Map(dailyRefs.map((r) => [r.day, Number(r.visits)]));
+  const covered = new Map(coverage.map((r) => [r.day, r.sources]));
+  const trend: {
+    date: string;
+    covered: boolean;
+    sources: string[];
+    visits: number | null;
+    verified: number | null;
+    aiReferrals: number | null;
+  }[] = [];
+  for (let d = start; d <= until; d = new Date(d.getTime() + DAY_MS)) {
+    const key = day(d);
+    const v = visitsByDay.get(key);
+    const isCovered = covered.has(key) || v !== undefined;
+    trend.push({
+      date: key,
+      covered: isCovered,
+      sources: covered.get(key) ?? [],
+      visits: isCovered ? (v?.visits ?? 0) : null,
+      verified: isCovered ? (v?.verified ?? 0) : null,
+      aiReferrals: isCovered ? (refsByDay.get(key) ?? 0) : null,
+    });
+  }
+  return trend;
+}
+
 export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
-  await foldPages(db, site.id); // top pages read agent_path_totals (sql/019)
   // Every part from the same UTC midnight: pages, referrals and coverage have no finer grain.
   const start = windowStart(w);
   const from = day(start);
@@ -75,9 +145,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
       from agent_rollup_days(${site.id}, ${start}::timestamptz) group by 1, 2, 3, 4`.execute(db),
-    sql<{ path: string; visits: string }>`
-      select path, visits from agent_path_totals(${site.id}, ${from}::date)
-      order by visits desc, path limit 10`.execute(db),
+    topPaths(db, site.id, from),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
       where site_id = ${site.id} and day >= ${from}::date
@@ -95,8 +163,14 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   const mix = emptyMix();
   let total = 0;
   const visitsByDay = new Map<string, { visits: number; verified: number }>();
+  // Classic search engines are shown beside the AI agents, never inside the AI totals.
+  const searchEngines = new Map<string, number>();
   for (const r of byDay.rows) {
     const n = Number(r.visits);
+    if (r.type === 'search-engine') {
+      searchEngines.set(r.platform, (searchEngines.get(r.platform) ?? 0) + n);
+      continue;
+    }
     total += n;
     mix[r.verification] += n;
     const d = visitsByDay.get(r.day) ?? { visits: 0, verified: 0 };
@@ -113,30 +187,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
   }
   const refTotal = referrals.rows.reduce((n, r) => n + Number(r.visits), 0);
 
-  // One entry per UTC day of the window; a day no source covered is a gap (null), not zero.
-  const refsByDay = new Map(dailyRefs.rows.map((r) => [r.day, Number(r.visits)]));
-  const covered = new Map(coverage.rows.map((r) => [r.day, r.sources]));
-  const trend: {
-    date: string;
-    covered: boolean;
-    sources: string[];
-    visits: number | null;
-    verified: number | null;
-    aiReferrals: number | null;
-  }[] = [];
-  for (let d = start; d <= w.until; d = new Date(d.getTime() + DAY_MS)) {
-    const key = day(d);
-    const v = visitsByDay.get(key);
-    const isCovered = covered.has(key) || v !== undefined;
-    trend.push({
-      date: key,
-      covered: isCovered,
-      sources: covered.get(key) ?? [],
-      visits: isCovered ? (v?.visits ?? 0) : null,
-      verified: isCovered ? (v?.verified ?? 0) : null,
-      aiReferrals: isCovered ? (refsByDay.get(key) ?? 0) : null,
-    });
-  }
+  const trend = dailyTrend(start, w.until, visitsByDay, dailyRefs.rows, coverage.rows);
 
   return {
     siteId: Number(site.id),
@@ -145,6 +196,7 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     verifiedVisits: verifiedOf(mix),
     verifiedShare: pct(verifiedOf(mix), total),
     spoofedVisits: mix.spoofed,
+    pendingVerification: pendingOf(byDay.rows),
     verification: mix,
     platforms: [...platforms]
       .map(([platform, p]) => ({
@@ -157,6 +209,12 @@ export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window
     types: [...types]
       .map(([type, visits]) => ({ type, visits, share: pct(visits, total) }))
       .sort((a, b) => b.visits - a.visits),
+    searchEngines: {
+      visits: [...searchEngines.values()].reduce((a, b) => a + b, 0),
+      platforms: [...searchEngines]
+        .map(([platform, visits]) => ({ platform, visits }))
+        .sort((a, b) => b.visits - a.visits || a.platform.localeCompare(b.platform)),
+    },
     aiReferrals: {
       visits: refTotal,
       platforms: referrals.rows.map((r) => ({ platform: r.platform, visits: Number(r.visits) })),

@@ -9,6 +9,7 @@ import {
   type IpRangeSource,
   loadAgentIpRanges,
   parseIpRangeFile,
+  rangeFileDate,
 } from './ip-ranges.ts';
 
 // The vendors' published crawler ranges ship with the project as one compact data file
@@ -24,7 +25,9 @@ export const SHIPPED_RANGES_FILE = path.join(
 export interface RangeData {
   note: string;
   generatedFrom: string;
-  sources: Partial<Record<IpRangeSourceId, { publishedAt: string; file: string; ranges: string[] }>>;
+  sources: Partial<
+    Record<IpRangeSourceId, { publishedAt: string; file: string; asOf?: string; ranges: string[] }>
+  >;
 }
 
 /** Reads the vendor files under `dir` (flat or one folder per vendor) into the compact form. */
@@ -35,10 +38,11 @@ export function buildRangeData(dir: string): RangeData {
       .flatMap((f) => [path.join(dir, src.vendor, f), path.join(dir, f)])
       .find((p) => fs.existsSync(p));
     if (!file) continue;
-    const ranges = parseIpRangeFile(fs.readFileSync(file, 'utf8'), src.service).map(
-      ([addr, bits]) => `${addr.toString()}/${bits}`,
-    );
-    if (ranges.length) sources[id] = { publishedAt: src.publishedAt, file: path.relative(dir, file), ranges };
+    const text = fs.readFileSync(file, 'utf8');
+    const ranges = parseIpRangeFile(text, src.service).map(([addr, bits]) => `${addr.toString()}/${bits}`);
+    const asOf = rangeFileDate(file, text) ?? undefined;
+    if (ranges.length)
+      sources[id] = { publishedAt: src.publishedAt, file: path.relative(dir, file), asOf, ranges };
   }
   return {
     note: 'Vendor-published crawler IP ranges (OpenAI, Google via jonhadfield/cloud-ips Apache-2.0, OpenAI via FabrizioCafolla/openai-crawlers-ip-ranges MIT, Anthropic, Bing and Perplexity transcribed). Regenerate with `sightline sites refresh-ranges --from DIR`.',
@@ -49,12 +53,18 @@ export function buildRangeData(dir: string): RangeData {
 
 export function rangesFromData(data: RangeData): AgentIpRanges {
   const map = new Map<IpRangeSourceId, [ipaddr.IPv4 | ipaddr.IPv6, number][]>();
-  for (const [id, src] of Object.entries(data.sources) as [IpRangeSourceId, { ranges: string[] }][])
+  const dates = new Map<IpRangeSourceId, Date>();
+  for (const [id, src] of Object.entries(data.sources) as [
+    IpRangeSourceId,
+    { ranges: string[]; asOf?: string },
+  ][]) {
     map.set(
       id,
       src.ranges.map((c) => ipaddr.parseCIDR(c)),
     );
-  return new AgentIpRanges(map);
+    if (src.asOf) dates.set(id, new Date(src.asOf));
+  }
+  return new AgentIpRanges(map, dates);
 }
 
 let loaded: AgentIpRanges | undefined;

@@ -120,7 +120,20 @@ export function parseIpRangeFile(text: string, service?: string): Cidr[] {
 }
 
 export class AgentIpRanges {
-  constructor(private readonly bySource: ReadonlyMap<IpRangeSourceId, Cidr[]>) {}
+  constructor(
+    private readonly bySource: ReadonlyMap<IpRangeSourceId, Cidr[]>,
+    /** When each source's list was published (its own date), where the file says. */
+    private readonly dates: ReadonlyMap<IpRangeSourceId, Date> = new Map(),
+  ) {}
+
+  /**
+   * When the ranges that verify `agentToken` were published: traffic from before then may come
+   * from addresses the vendor has since retired (null when unknown).
+   */
+  asOf(agentToken: string): Date | null {
+    const source = findAgent(agentToken)?.ipRanges;
+    return (source && this.dates.get(source)) || null;
+  }
 
   /** Sources that loaded at least one range. */
   loadedSources(): IpRangeSourceId[] {
@@ -151,19 +164,53 @@ export class AgentIpRanges {
 /** Reads every known source found in `dir`; missing or unreadable files leave that source out. */
 export function loadAgentIpRanges(dir: string): AgentIpRanges {
   const bySource = new Map<IpRangeSourceId, Cidr[]>();
+  const dates = new Map<IpRangeSourceId, Date>();
   for (const [id, src] of Object.entries(IP_RANGE_SOURCES) as [IpRangeSourceId, IpRangeSource][]) {
     const file = src.files
       .flatMap((f) => [path.join(dir, src.vendor, f), path.join(dir, f)])
       .find((p) => fs.existsSync(p));
     if (!file) continue;
     try {
-      const ranges = parseIpRangeFile(fs.readFileSync(file, 'utf8'), src.service);
+      const text = fs.readFileSync(file, 'utf8');
+      const ranges = parseIpRangeFile(text, src.service);
       if (ranges.length > 0) bySource.set(id, ranges);
+      const date = rangeFileDate(file, text);
+      if (date) dates.set(id, new Date(date));
     } catch {
       // A malformed vendor file must not break classification: that source stays unknown.
     }
   }
-  return new AgentIpRanges(bySource);
+  return new AgentIpRanges(bySource, dates);
+}
+
+/**
+ * The day a vendor file was published, as an ISO date: its own `creationTime` (Google, OpenAI,
+ * Anthropic JSON), else a sibling `<name>_meta.json`'s `last_changed_date` or `generated_date`
+ * (the netset lists); null when neither says.
+ */
+export function rangeFileDate(file: string, text: string): string | null {
+  const iso = (v: unknown) => {
+    if (typeof v !== 'string') return null;
+    const t = Date.parse(/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? v : `${v.slice(0, 19)}Z`);
+    return Number.isNaN(t) ? null : new Date(t).toISOString().slice(0, 10);
+  };
+  try {
+    const t = text.trim();
+    if (t.startsWith('{')) {
+      const d = iso((JSON.parse(t) as { creationTime?: unknown }).creationTime);
+      if (d) return d;
+    }
+  } catch {
+    // not JSON after all
+  }
+  const meta = path.join(path.dirname(file), `${path.basename(file).replace(/\.[^.]+$/, '')}_meta.json`);
+  if (!fs.existsSync(meta)) return null;
+  try {
+    const m = JSON.parse(fs.readFileSync(meta, 'utf8')) as Record<string, unknown>;
+    return iso(m.last_changed_date) ?? iso(m.generated_date);
+  } catch {
+    return null;
+  }
 }
 
 let fromEnv: AgentIpRanges | undefined;

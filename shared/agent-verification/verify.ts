@@ -19,6 +19,8 @@ import {
 //   ip         inside the vendor's published ranges
 //   rdns       forward-confirmed reverse DNS into a domain the vendor documents
 //   none       user agent only (the vendor offers no way to check)
+//   pending    reverse DNS is needed and has not answered yet (the verify_agent_visits job)
+//   unverified reverse DNS told nothing (timeout, resolver failure): retried later
 //   spoofed    the vendor can be checked and the check failed: outside its ranges, or a reverse
 //              name outside its domains
 // `confidence` follows from it.
@@ -28,6 +30,8 @@ export const CONFIDENCE: Record<Verification, number> = {
   ip: 0.99,
   rdns: 0.97,
   none: 0.6,
+  pending: 0.5,
+  unverified: 0.5,
   spoofed: 0.05,
 };
 
@@ -39,10 +43,12 @@ const RDNS_DOMAINS: Record<string, string[]> = {
   Amazon: ['.crawl.amazonbot.amazon'],
   Yandex: ['.yandex.ru', '.yandex.net', '.yandex.com'],
   Huawei: ['.petalsearch.com'],
+  Baidu: ['.baidu.com', '.baidu.jp'],
+  Yahoo: ['.crawl.yahoo.net'],
 };
 
 export function rdnsDomains(agentToken: string, platform: string): string[] | undefined {
-  return findAgent(agentToken) ? RDNS_DOMAINS[platform] : undefined;
+  return agentToken && findAgent(agentToken) ? RDNS_DOMAINS[platform] : undefined;
 }
 
 export type RdnsResult = 'confirmed' | 'mismatch' | 'unknown';
@@ -83,6 +89,10 @@ export class RdnsVerifier {
       })();
       if (this.cache.size > 50_000) this.cache.clear();
       this.cache.set(ip, hit);
+      // A failure is not an answer: the next check asks again.
+      hit.then((r) => {
+        if (r === 'error') this.cache.delete(ip);
+      });
     }
     return hit;
   }
@@ -173,29 +183,41 @@ export function rangeCheck(
   return r;
 }
 
+/**
+ * Verification decided without waiting for the network: a signature checked first (collect only),
+ * then the ranges; `pending` when only reverse DNS can tell, which the verify_agent_visits job
+ * settles (settleRdns) so that no look-up ever holds up ingestion.
+ */
 export async function verifyVisit(v: Verifier, input: VerifyInput): Promise<Verification> {
   if (input.signed && v.resolveKey) {
     const r = await verifyWebBotAuth(input.signed, v.resolveKey, v.nonces);
     if (r.ok) return 'signature';
   }
+  return verifyWithoutRdns(v, input);
+}
+
+/** Whether verifyVisit can answer without waiting (no signature to check). */
+export function quickVerification(v: Verifier, input: VerifyInput): Verification | null {
+  if (input.signed && v.resolveKey) return null;
+  return verifyWithoutRdns(v, input);
+}
+
+/** The ranges' verdict, or `pending` when reverse DNS is needed and enabled. */
+export function verifyWithoutRdns(v: Verifier, input: VerifyInput): Verification {
   const range = rangeCheck(v, input.agent, input.ip);
   if (range === 'verified') return 'ip';
-  const domains = input.agent ? rdnsDomains(input.agent, input.platform) : undefined;
-  let rdns: RdnsResult = 'unknown';
-  if (domains && v.rdns && input.ip) rdns = await v.rdns.check(input.ip, domains);
-  if (rdns === 'confirmed') return 'rdns';
+  if (v.rdns && input.ip && rdnsDomains(input.agent, input.platform)) return 'pending';
   if (range === 'unverified') return 'spoofed';
-  if (rdns === 'mismatch') return 'spoofed';
   return 'none';
 }
 
-/** Whether verifyVisit can answer without waiting (no signature, no reverse look-up needed). */
-export function quickVerification(v: Verifier, input: VerifyInput): Verification | null {
-  if (input.signed && v.resolveKey) return null;
-  const range = rangeCheck(v, input.agent, input.ip);
-  if (range === 'verified') return 'ip';
-  const domains = input.agent ? rdnsDomains(input.agent, input.platform) : undefined;
-  if (domains && v.rdns && input.ip) return null;
-  if (range === 'unverified') return 'spoofed';
-  return 'none';
+/**
+ * A pending visit's verdict from its reverse-DNS answer: `rdns` when confirmed, `spoofed` only on
+ * a definite answer outside the vendor's domains (or no PTR), `unverified` when the resolver told
+ * nothing (a timeout, a failure): retried later, never called spoofed.
+ */
+export function settleRdns(rdns: RdnsResult): Extract<Verification, 'rdns' | 'spoofed' | 'unverified'> {
+  if (rdns === 'confirmed') return 'rdns';
+  if (rdns === 'mismatch') return 'spoofed';
+  return 'unverified';
 }

@@ -89,6 +89,28 @@ export class AuditFailure extends Error {
 
 export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
   const started = Date.now();
+  const entry = await enterSite(opts);
+  const crawl = new SiteCrawl(opts, entry);
+  await crawl.seed();
+  await crawl.run(started + opts.budgetMs);
+  if (opts.signal.aborted) throw opts.signal.reason ?? new Error('aborted');
+  crawl.result.skipped.notVisited = crawl.queued;
+  crawl.result.durationMs = Date.now() - started;
+  return crawl.result;
+}
+
+/** The site as found before following any link: its robots.txt, start page and sitemap. */
+interface SiteEntry {
+  /** Gather context for the crawled site: one set of host slots and one resource cache. */
+  site: GatherContext;
+  origin: string; // where the start page landed
+  robots: RobotsTxtArtifact;
+  start: PageArtifact;
+  sitemap: SitemapArtifact | GatherError;
+}
+
+/** Reads robots.txt and the start page (failing the audit when either forbids it), then the sitemap. */
+async function enterSite(opts: CrawlOptions): Promise<SiteEntry> {
   const ctx: GatherContext = {
     url: opts.start,
     policy: opts.policy,
@@ -98,14 +120,12 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
     slots: new HostSlots(MAX_REQUESTS_PER_SITE), // the whole audit is polite to the site
     resourceCache: new Map(), // pages share their CSS, scripts and images: each fetched once
   };
-
   let robots = await readRobots(ctx, opts.start);
   assertAllowed(robots, opts.start.href);
   const first = await guarded(opts.signal, PAGE_TIMEOUT_MS, (signal) => gatherPage({ ...ctx, signal }));
   const start = startPage(first, opts.start);
   const finalUrl = new URL(start.finalUrl);
-  const origin = finalUrl.origin;
-  if (origin !== opts.start.origin) {
+  if (finalUrl.origin !== opts.start.origin) {
     // robots.txt is per origin: the site we actually crawl is where the start page landed.
     robots = await readRobots(ctx, finalUrl);
     assertAllowed(robots, finalUrl.href);
@@ -114,81 +134,151 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
   const sitemap = await guarded(opts.signal, FILE_TIMEOUT_MS, (signal) =>
     gatherSitemap({ ...site, signal }, finalUrl, robots),
   );
-  const crawlDelay = crawlDelayOf(robots);
+  return { site, origin: finalUrl.origin, robots, start, sitemap };
+}
 
-  const result: CrawlResult = {
-    origin,
-    robots,
-    sitemap,
-    crawlDelaySeconds: crawlDelay,
-    pages: [],
-    skipped: { disallowedByRobots: [], notHtml: [], errors: [], offSite: 0, notVisited: 0, duplicates: [] },
-    durationMs: 0,
-  };
-  const seen = new Set<string>([keyOf(opts.start.href), keyOf(start.finalUrl)]);
-  type Item = { url: string; depth: number; source: CrawledPage['source']; linkedFrom: string | null };
-  const queue: Item[] = [];
-  const enqueue = (url: string, item: Omit<Item, 'url'>) => {
+type QueueItem = { url: string; depth: number; source: CrawledPage['source']; linkedFrom: string | null };
+
+/**
+ * One audit crawl after the site was entered: a breadth-first queue of same-origin URLs, each
+ * queued once by its crawl key, visited up to the bounds, each distinct page kept once.
+ */
+class SiteCrawl {
+  readonly result: CrawlResult;
+  private readonly queue: QueueItem[] = [];
+  /** Crawl keys of every URL queued so far (and of the start URL and where it landed). */
+  private readonly seen: Set<string>;
+  /** Crawl keys of the final URLs of the pages fetched. */
+  private readonly finalSeen: Set<string>;
+  /** A page's identities (canonical URL, body) to the final URL of the first page that had them. */
+  private readonly identities = new Map<string, string>();
+  private readonly crawlDelay: number | null;
+  private dispatched = 1; // the start page
+
+  constructor(
+    private readonly opts: CrawlOptions,
+    private readonly entry: SiteEntry,
+  ) {
+    this.crawlDelay = crawlDelayOf(entry.robots);
+    this.result = {
+      origin: entry.origin,
+      robots: entry.robots,
+      sitemap: entry.sitemap,
+      crawlDelaySeconds: this.crawlDelay,
+      pages: [],
+      skipped: { disallowedByRobots: [], notHtml: [], errors: [], offSite: 0, notVisited: 0, duplicates: [] },
+      durationMs: 0,
+    };
+    this.seen = new Set([keyOf(opts.start.href), keyOf(entry.start.finalUrl)]);
+    this.finalSeen = new Set([keyOf(entry.start.finalUrl)]);
+  }
+
+  get queued(): number {
+    return this.queue.length;
+  }
+
+  /** Keeps the start page and queues its links and the sitemap's same-origin URLs. */
+  async seed(): Promise<void> {
+    const { start, sitemap, origin } = this.entry;
+    const startRefs = await this.refsOf(start);
+    await this.addPage(start, { depth: 0, source: 'start', linkedFrom: null }, startRefs);
+    if (!isGatherError(sitemap)) {
+      for (const url of sitemap.urls) {
+        if (sameOrigin(url, origin)) this.enqueue(url, { depth: 1, source: 'sitemap', linkedFrom: null });
+      }
+    }
+    this.identify(start, startRefs);
+  }
+
+  /**
+   * Visits queued URLs, `concurrency` at a time (one under a Crawl-delay), until the queue is
+   * empty or a bound is reached: pages kept, fetches dispatched (non-pages and errors cost
+   * fetches too), the deadline, or an abort.
+   */
+  run(deadline: number): Promise<void> {
+    const { opts, queue, result } = this;
+    const maxDispatched = opts.maxPages * 2;
+    const concurrency = this.crawlDelay ? 1 : opts.concurrency;
+    return new Promise<void>((resolve) => {
+      let active = 0;
+      const pump = () => {
+        while (
+          active < concurrency &&
+          queue.length > 0 &&
+          result.pages.length + active < opts.maxPages &&
+          this.dispatched < maxDispatched &&
+          Date.now() < deadline &&
+          !opts.signal.aborted
+        ) {
+          const item = queue.shift()!;
+          active++;
+          this.dispatched++;
+          void this.visit(item)
+            .catch((err) => result.skipped.errors.push({ url: item.url, error: errorText(err) }))
+            .finally(() => {
+              active--;
+              pump();
+            });
+        }
+        if (active === 0) resolve();
+      };
+      pump();
+    });
+  }
+
+  private enqueue(url: string, item: Omit<QueueItem, 'url'>): void {
     const key = keyOf(url);
-    if (seen.has(key)) return;
-    seen.add(key);
-    queue.push({ url: key, ...item });
-  };
+    if (this.seen.has(key)) return;
+    this.seen.add(key);
+    this.queue.push({ url: key, ...item });
+  }
 
-  // Each kept page is parsed once, for both its links and its identities.
-  const refsOf = (page: PageArtifact): Promise<CrawlRefs> =>
-    opts.cpuThread
-      ? opts.cpuThread.crawlRefs({ html: page.html, finalUrl: page.finalUrl }, origin)
+  /** Each kept page is parsed once, for both its links and its identities. */
+  private refsOf(page: PageArtifact): Promise<CrawlRefs> {
+    const { cpuThread } = this.opts;
+    const { origin } = this.entry;
+    return cpuThread
+      ? cpuThread.crawlRefs({ html: page.html, finalUrl: page.finalUrl }, origin)
       : new Promise((resolve) => resolve(crawlRefs(page, origin)));
+  }
 
-  const addPage = async (page: PageArtifact, item: Omit<Item, 'url'>, refs?: CrawlRefs) => {
+  /** The final URL of a page already kept with one of this page's identities, else null (and records them). */
+  private identify(page: PageArtifact, refs: CrawlRefs): string | null {
+    for (const id of refs.identities) {
+      const first = this.identities.get(id);
+      if (first) return first;
+    }
+    for (const id of refs.identities) this.identities.set(id, page.finalUrl);
+    return null;
+  }
+
+  /** Keeps a page with its resources and queues its links. */
+  private async addPage(page: PageArtifact, item: Omit<QueueItem, 'url'>, refs?: CrawlRefs): Promise<void> {
+    const { opts, result } = this;
     // An error page is a broken link: recorded, but its subresources and links are not followed.
     const Resources =
       page.status >= 400
         ? { error: { message: 'not gathered for an error page', code: 'error_page' } }
         : await guarded(opts.signal, RESOURCES_TIMEOUT_MS, (signal) =>
-            gatherResources({ ...site, signal }, page),
+            gatherResources({ ...this.entry.site, signal }, page),
           );
     result.pages.push({ url: page.finalUrl, ...item, Page: page, Resources });
     opts.onPage?.(result.pages.length);
     if (page.status >= 400 || !refs) return;
     for (const link of refs.links) {
-      enqueue(link, { depth: item.depth + 1, source: 'link', linkedFrom: page.finalUrl });
-    }
-  };
-
-  const startRefs = await refsOf(start);
-  await addPage(start, { depth: 0, source: 'start', linkedFrom: null }, startRefs);
-  if (!isGatherError(sitemap)) {
-    for (const url of sitemap.urls) {
-      if (sameOrigin(url, origin)) enqueue(url, { depth: 1, source: 'sitemap', linkedFrom: null });
+      this.enqueue(link, { depth: item.depth + 1, source: 'link', linkedFrom: page.finalUrl });
     }
   }
 
-  // Non-pages and errors cost fetches too: bound those as well.
-  let dispatched = 1;
-  const maxDispatched = opts.maxPages * 2;
-  const deadline = started + opts.budgetMs;
-  const concurrency = crawlDelay ? 1 : opts.concurrency;
-  const finalSeen = new Set<string>([keyOf(start.finalUrl)]);
-  // One page, one entry: its canonical URL and its body identify it as well as its final URL.
-  const identities = new Map<string, string>();
-  const identify = (page: PageArtifact, refs: CrawlRefs): string | null => {
-    for (const id of refs.identities) {
-      const first = identities.get(id);
-      if (first) return first;
-    }
-    for (const id of refs.identities) identities.set(id, page.finalUrl);
-    return null;
-  };
-  identify(start, startRefs);
-
-  const visit = async (item: Item) => {
+  /** Fetches a queued URL and keeps it, or records why it was skipped. */
+  private async visit(item: QueueItem): Promise<void> {
+    const { opts, result } = this;
+    const { robots, origin, site } = this.entry;
     if (!isAllowed(robots.body, CRAWLER_TOKEN, item.url)) {
       result.skipped.disallowedByRobots.push(item.url);
       return;
     }
-    if (crawlDelay) await sleep(crawlDelay * 1000, opts.signal);
+    if (this.crawlDelay) await sleep(this.crawlDelay * 1000, opts.signal);
     const page = await guarded(opts.signal, PAGE_TIMEOUT_MS, (signal) =>
       gatherPage({ ...site, url: new URL(item.url), signal }),
     );
@@ -201,8 +291,8 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
       result.skipped.offSite++;
       return;
     }
-    if (finalSeen.has(final)) return; // another URL already led here
-    finalSeen.add(final);
+    if (this.finalSeen.has(final)) return; // another URL already led here
+    this.finalSeen.add(final);
     // A redirect may land on a path robots.txt keeps us out of: then we do not look at it.
     if (!isAllowed(robots.body, CRAWLER_TOKEN, final)) {
       result.skipped.disallowedByRobots.push(final);
@@ -212,45 +302,15 @@ export async function crawlSite(opts: CrawlOptions): Promise<CrawlResult> {
       result.skipped.notHtml.push(final);
       return;
     }
-    if (page.status >= 400) return addPage(page, item);
-    const refs = await refsOf(page);
-    const sameAs = identify(page, refs);
+    if (page.status >= 400) return this.addPage(page, item);
+    const refs = await this.refsOf(page);
+    const sameAs = this.identify(page, refs);
     if (sameAs) {
       result.skipped.duplicates.push({ url: final, sameAs });
       return;
     }
-    await addPage(page, item, refs);
-  };
-
-  await new Promise<void>((resolve) => {
-    let active = 0;
-    const pump = () => {
-      while (
-        active < concurrency &&
-        queue.length > 0 &&
-        result.pages.length + active < opts.maxPages &&
-        dispatched < maxDispatched &&
-        Date.now() < deadline &&
-        !opts.signal.aborted
-      ) {
-        const item = queue.shift()!;
-        active++;
-        dispatched++;
-        void visit(item)
-          .catch((err) => result.skipped.errors.push({ url: item.url, error: errorText(err) }))
-          .finally(() => {
-            active--;
-            pump();
-          });
-      }
-      if (active === 0) resolve();
-    };
-    pump();
-  });
-  if (opts.signal.aborted) throw opts.signal.reason ?? new Error('aborted');
-  result.skipped.notVisited = queue.length;
-  result.durationMs = Date.now() - started;
-  return result;
+    await this.addPage(page, item, refs);
+  }
 }
 
 /** The start page, or why the audit cannot go on (retried unless it can only fail again). */

@@ -38,11 +38,8 @@ export async function generateAuditOrder(
   });
 }
 
-async function runOrder(
-  { db, config, log, signal, browser }: JobContext,
-  orderId: string,
-  attempt: JobAttempt,
-): Promise<void> {
+async function runOrder(ctx: JobContext, orderId: string, attempt: JobAttempt): Promise<void> {
+  const { db, config, log, signal } = ctx;
   const order = await db.selectFrom('audit_orders').selectAll().where('id', '=', orderId).executeTakeFirst();
   if (!order) return log.warn({ orderId }, 'audit order is gone; nothing to do');
   if (order.status === 'failed') return;
@@ -76,7 +73,7 @@ async function runOrder(
       {
         config,
         signal,
-        browser,
+        browser: ctx.browser,
         log: (msg) => log.debug({ orderId }, msg),
         now: async () => (await sql<{ now: Date }>`select now() as now`.execute(db)).rows[0]!.now,
         cpuThread: scoringThread, // pages are parsed off the worker's event loop
@@ -85,68 +82,97 @@ async function runOrder(
     // Stopped by a shutdown: the render turned the abort into gather errors, so the report lacks
     // its browser checks. It is not stored; the job fails and runs again (see the catch below).
     if (shuttingDown(signal)) throw signal.reason ?? new Error('worker shutting down');
-    // The report and the state change are one write: there is exactly one report per order.
-    const delivered = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('audit_orders')
-        .set({
-          status: 'delivered',
-          report: toJsonb(report),
-          report_summary: stripNul(report.summary),
-          delivered_at: sql`now()`,
-        })
-        .where('id', '=', orderId)
-        .where('status', '=', 'generating')
-        .returningAll()
-        .executeTakeFirst();
-      if (row) await notify(trx, auditTopic(orderId));
-      return row;
-    });
-    end({ outcome: 'delivered' });
-    if (!delivered) return log.warn({ orderId }, 'order was settled by another run');
-    auditOrders.inc({ product: product.id, state: 'delivered' });
-    log.info(
-      { orderId, product: product.id, score: report.score, pages: report.pages.length },
-      'audit delivered',
-    );
-    const attempt = await notifyDelivered(db, config, delivered);
-    if (attempt)
-      log.info({ orderId, webhook: attempt.status, error: attempt.error }, 'audit.delivered webhook');
+    await deliverReport(ctx, orderId, product.id, report, end);
   } catch (err) {
-    const timedOut = signal.aborted && !shuttingDown(signal);
-    if (shuttingDown(signal)) {
-      end({ outcome: 'interrupted' });
-      throw err; // shutting down: the job runs again elsewhere
-    }
-    const failure =
-      err instanceof AuditFailure
-        ? err
-        : timedOut
-          ? new AuditFailure('audit_timeout', 'The audit did not finish within its deadline', false)
-          : new AuditFailure('generation_error', (err as Error).message, false);
-    if (!failure.permanent && attempt.attempts < attempt.maxAttempts) {
-      end({ outcome: 'retry' });
-      throw err; // graphile-worker retries with backoff
-    }
-    end({ outcome: 'failed' });
-    const failed = await db.transaction().execute(async (trx) => {
-      const row = await trx
-        .updateTable('audit_orders')
-        .set({
-          status: 'failed',
-          failed_at: sql`now()`,
-          error: toJsonb({ code: failure.code, message: failure.message }),
-        })
-        .where('id', '=', orderId)
-        .where('status', 'in', ['paid', 'generating'])
-        .returning('id')
-        .executeTakeFirst();
-      if (row) await notify(trx, auditTopic(orderId));
-      return row;
-    });
-    if (failed) auditOrders.inc({ product: product.id, state: 'failed' });
-    log.warn({ orderId, code: failure.code, err: failure.message }, 'audit failed');
+    await settleFailure(ctx, orderId, product.id, attempt, err, end);
   }
+}
+
+type Report = Awaited<ReturnType<typeof generateReport>>;
+type EndTimer = ReturnType<typeof auditGenerationDuration.startTimer>;
+
+/** Stores the report and marks the order delivered (one write), then sends the audit.delivered webhook. */
+async function deliverReport(
+  { db, config, log }: JobContext,
+  orderId: string,
+  productId: string,
+  report: Report,
+  end: EndTimer,
+): Promise<void> {
+  // The report and the state change are one write: there is exactly one report per order.
+  const delivered = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('audit_orders')
+      .set({
+        status: 'delivered',
+        report: toJsonb(report),
+        report_summary: stripNul(report.summary),
+        delivered_at: sql`now()`,
+      })
+      .where('id', '=', orderId)
+      .where('status', '=', 'generating')
+      .returningAll()
+      .executeTakeFirst();
+    if (row) await notify(trx, auditTopic(orderId));
+    return row;
+  });
+  end({ outcome: 'delivered' });
+  if (!delivered) return log.warn({ orderId }, 'order was settled by another run');
+  auditOrders.inc({ product: productId, state: 'delivered' });
+  log.info(
+    { orderId, product: productId, score: report.score, pages: report.pages.length },
+    'audit delivered',
+  );
+  const webhook = await notifyDelivered(db, config, delivered);
+  if (webhook)
+    log.info({ orderId, webhook: webhook.status, error: webhook.error }, 'audit.delivered webhook');
+}
+
+/**
+ * A generation that threw: rethrown when the worker is shutting down or a retry can help (the
+ * job runs again), else the order is marked failed with the reason.
+ */
+async function settleFailure(
+  { db, log, signal }: JobContext,
+  orderId: string,
+  productId: string,
+  attempt: JobAttempt,
+  err: unknown,
+  end: EndTimer,
+): Promise<void> {
+  const timedOut = signal.aborted && !shuttingDown(signal);
+  if (shuttingDown(signal)) {
+    end({ outcome: 'interrupted' });
+    throw err; // shutting down: the job runs again elsewhere
+  }
+  const failure =
+    err instanceof AuditFailure
+      ? err
+      : timedOut
+        ? new AuditFailure('audit_timeout', 'The audit did not finish within its deadline', false)
+        : new AuditFailure('generation_error', (err as Error).message, false);
+  if (!failure.permanent && attempt.attempts < attempt.maxAttempts) {
+    end({ outcome: 'retry' });
+    throw err; // graphile-worker retries with backoff
+  }
+  end({ outcome: 'failed' });
+  const failed = await db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('audit_orders')
+      .set({
+        status: 'failed',
+        failed_at: sql`now()`,
+        error: toJsonb({ code: failure.code, message: failure.message }),
+      })
+      .where('id', '=', orderId)
+      .where('status', 'in', ['paid', 'generating'])
+      .returning('id')
+      .executeTakeFirst();
+    if (row) await notify(trx, auditTopic(orderId));
+    return row;
+  });
+  if (failed) auditOrders.inc({ product: productId, state: 'failed' });
+  log.warn({ orderId, code: failure.code, err: failure.message }, 'audit failed');
 }
 
 /** The job's signal aborts on the worker's shutdown or on the task's deadline (a TimeoutError). */

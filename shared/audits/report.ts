@@ -195,9 +195,8 @@ export function buildReport(input: ReportInput): AuditReport {
 }
 
 /**
- * buildReport, yielding to the event loop after each page: the checks of up to AUDIT_MAX_PAGES
- * pages are seconds of CPU, which in one piece would hold up the worker's heartbeats, job pickup
- * and other jobs' I/O (one page's checks at a time is tens of milliseconds). The same report.
+ * buildReport, yielding to the event loop after each page, so that a large audit's checks do
+ * not hold up the worker's heartbeats, job pickup and other jobs' I/O. The same report.
  */
 export async function buildReportYielding(input: ReportInput): Promise<AuditReport> {
   const prepared = prepare(input);
@@ -210,41 +209,51 @@ export async function buildReportYielding(input: ReportInput): Promise<AuditRepo
 }
 
 function assembleReport(input: ReportInput, prepared: Prepared, perPage: PageRuns[]): AuditReport {
-  const { dimension, checks } = prepared;
+  const { dimension } = prepared;
   const { crawl } = input;
+  const { findings, passes, notAssessed } = judgeChecks(input, prepared, perPage);
+  const { grouped, counts } = groupBySeverity(findings);
+  const scores = perPage.flatMap((p) => (p.page.score === null ? [] : [p.page.score]));
+  const { score, worst, grade } = auditGrade(input.model, scores);
+  const report: AuditReport = {
+    format_version: REPORT_FORMAT_VERSION,
+    order_id: input.orderId,
+    product: input.product,
+    dimension: { id: dimension.id, name: dimension.name },
+    target_url: input.targetUrl,
+    site: crawl.origin,
+    generated_at: input.generatedAt.toISOString(),
+    model: { id: input.model.id, version: input.model.version },
+    score,
+    worst_pages_score: worst,
+    grade,
+    summary: '',
+    counts,
+    findings: grouped,
+    passes,
+    not_assessed: notAssessed,
+    pages: perPage.map((p) => p.page),
+    crawl: crawlSummary(input, perPage),
+    severity_rule: SEVERITY_RULE,
+  };
+  report.summary = summarise(report);
+  return report;
+}
 
+/** Each check's verdict over the pages: a finding, a pass, or not assessed (and possibly both). */
+function judgeChecks(
+  input: ReportInput,
+  prepared: Prepared,
+  perPage: PageRuns[],
+): { findings: AuditFinding[]; passes: AuditReport['passes']; notAssessed: AuditReport['not_assessed'] } {
   const findings: AuditFinding[] = [];
   const passes: AuditReport['passes'] = [];
   const notAssessed: AuditReport['not_assessed'] = [];
-  for (const { ref, check, site } of checks) {
+  for (const prepCheck of prepared.checks) {
+    const { ref, check, site } = prepCheck;
     // A site-wide check says the same on every page: judge it once, on the start page.
     const pages = site ? perPage.slice(0, 1) : perPage;
-    const affected: AffectedPage[] = [];
-    let passed = 0;
-    let gateFailed = false;
-    const errors: string[] = [];
-    for (const { page, runs } of pages) {
-      const run = runs.get(ref.id);
-      if (!run || run.outcome === 'not_applicable') continue;
-      if (run.outcome === 'error') {
-        errors.push(run.message);
-        continue;
-      }
-      if (run.outcome === 'pass') {
-        passed++;
-        continue;
-      }
-      if (ref.gate && run.outcome === 'fail') gateFailed = true;
-      affected.push({
-        url: site ? siteFileUrl(check, crawl) : page.url,
-        outcome: run.outcome,
-        message:
-          page.linked_from && page.status >= 400
-            ? `${run.message} (linked from ${page.linked_from})`
-            : run.message,
-        points_lost: round1(pointsLost(dimension, ref, run, runs)),
-      });
-    }
+    const { affected, passed, gateFailed, errors } = checkAcrossPages(input, prepared, prepCheck, pages);
     if (errors.length) {
       notAssessed.push({
         check_id: ref.id,
@@ -272,7 +281,52 @@ function assembleReport(input: ReportInput, prepared: Prepared, perPage: PageRun
       affected,
     });
   }
+  return { findings, passes, notAssessed };
+}
 
+type PreparedCheck = Prepared['checks'][number];
+
+/** One check's runs over the pages: the pages it failed or warned on, passes, gate, errors. */
+function checkAcrossPages(
+  input: ReportInput,
+  prepared: Prepared,
+  { ref, check, site }: PreparedCheck,
+  pages: PageRuns[],
+): { affected: AffectedPage[]; passed: number; gateFailed: boolean; errors: string[] } {
+  const affected: AffectedPage[] = [];
+  let passed = 0;
+  let gateFailed = false;
+  const errors: string[] = [];
+  for (const { page, runs } of pages) {
+    const run = runs.get(ref.id);
+    if (!run || run.outcome === 'not_applicable') continue;
+    if (run.outcome === 'error') {
+      errors.push(run.message);
+      continue;
+    }
+    if (run.outcome === 'pass') {
+      passed++;
+      continue;
+    }
+    if (ref.gate && run.outcome === 'fail') gateFailed = true;
+    affected.push({
+      url: site ? siteFileUrl(check, input.crawl) : page.url,
+      outcome: run.outcome,
+      message:
+        page.linked_from && page.status >= 400
+          ? `${run.message} (linked from ${page.linked_from})`
+          : run.message,
+      points_lost: round1(pointsLost(prepared.dimension, ref, run, runs)),
+    });
+  }
+  return { affected, passed, gateFailed, errors };
+}
+
+/** Findings by severity, each list costliest first (then the most pages), and their counts. */
+function groupBySeverity(findings: AuditFinding[]): {
+  grouped: Record<Severity, AuditFinding[]>;
+  counts: Record<Severity, number>;
+} {
   const grouped = Object.fromEntries(SEVERITIES.map((s) => [s, [] as AuditFinding[]])) as Record<
     Severity,
     AuditFinding[]
@@ -283,48 +337,29 @@ function assembleReport(input: ReportInput, prepared: Prepared, perPage: PageRun
     Severity,
     number
   >;
-  const scores = perPage.flatMap((p) => (p.page.score === null ? [] : [p.page.score]));
-  const { score, worst, grade } = auditGrade(input.model, scores);
-  const report: AuditReport = {
-    format_version: REPORT_FORMAT_VERSION,
-    order_id: input.orderId,
-    product: input.product,
-    dimension: { id: dimension.id, name: dimension.name },
-    target_url: input.targetUrl,
-    site: crawl.origin,
-    generated_at: input.generatedAt.toISOString(),
-    model: { id: input.model.id, version: input.model.version },
-    score,
-    worst_pages_score: worst,
-    grade,
-    summary: '',
-    counts,
-    findings: grouped,
-    passes,
-    not_assessed: notAssessed,
-    pages: perPage.map((p) => p.page),
-    crawl: {
-      pages_audited: perPage.length,
-      full_mode_pages: perPage.filter((p) => p.page.mode === 'full').length,
-      max_pages: input.maxPages,
-      duration_ms: crawl.durationMs,
-      robots_txt: crawl.robots.url,
-      robots_status: crawl.robots.status,
-      sitemap_found: !isGatherError(crawl.sitemap) && crawl.sitemap.found,
-      crawl_delay_seconds: crawl.crawlDelaySeconds,
-      skipped: {
-        disallowed_by_robots: crawl.skipped.disallowedByRobots,
-        not_html: crawl.skipped.notHtml,
-        errors: crawl.skipped.errors,
-        off_site: crawl.skipped.offSite,
-        not_visited: crawl.skipped.notVisited,
-        duplicates: crawl.skipped.duplicates ?? [],
-      },
+  return { grouped, counts };
+}
+
+function crawlSummary(input: ReportInput, perPage: PageRuns[]): AuditReport['crawl'] {
+  const { crawl } = input;
+  return {
+    pages_audited: perPage.length,
+    full_mode_pages: perPage.filter((p) => p.page.mode === 'full').length,
+    max_pages: input.maxPages,
+    duration_ms: crawl.durationMs,
+    robots_txt: crawl.robots.url,
+    robots_status: crawl.robots.status,
+    sitemap_found: !isGatherError(crawl.sitemap) && crawl.sitemap.found,
+    crawl_delay_seconds: crawl.crawlDelaySeconds,
+    skipped: {
+      disallowed_by_robots: crawl.skipped.disallowedByRobots,
+      not_html: crawl.skipped.notHtml,
+      errors: crawl.skipped.errors,
+      off_site: crawl.skipped.offSite,
+      not_visited: crawl.skipped.notVisited,
+      duplicates: crawl.skipped.duplicates ?? [],
     },
-    severity_rule: SEVERITY_RULE,
   };
-  report.summary = summarise(report);
-  return report;
 }
 
 export const GRADE_RULE =

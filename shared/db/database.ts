@@ -22,6 +22,7 @@ import type {
   WebhookEndpointsTable,
   WebhookOpenAlertsTable,
 } from './tables/b-sites.ts';
+import type { StripeEventsTable, StripeSubscriptionsTable } from './tables/billing.ts';
 import type {
   GeoAnswersTable,
   GeoCallUsageTable,
@@ -81,4 +82,6 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_open_alerts: WebhookOpenAlertsTable;
   b_site_alerts: BSiteAlertsTable;
+  stripe_events: StripeEventsTable;
+  stripe_subscriptions: StripeSubscriptionsTable;
 }

@@ -31,8 +31,20 @@ export function listMigrations(dir = SQL_DIR): Migration[] {
   return list;
 }
 
+/** The SQL functions, one file per capability (sql/functions/*.sql), in name order. */
+export function listFunctionFiles(dir = path.join(SQL_DIR, 'functions')): string[] {
+  if (!fs.existsSync(dir)) return [];
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
 /**
- * Applies our migrations, each in its own transaction, then graphile-worker's schema.
+ * Applies our migrations (schema), each in its own transaction, then every SQL function file
+ * (`create or replace`, so this is done on every migrate, each file in its own transaction),
+ * then graphile-worker's schema.
  * Safe when several processes start together: a session advisory lock lets one migrate while the
  * others wait, and then they find nothing left to do.
  */
@@ -62,12 +74,26 @@ export async function migrate(url: string, log: (msg: string) => void = () => {}
       applied.push(m.id);
       log(`applied migration ${path.basename(m.file)}`);
     }
+    for (const file of listFunctionFiles()) await applyFunctions(client, file);
     await runMigrations({ connectionString: url, logger: quietLogger });
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
   return applied;
+}
+
+/** A function file in one transaction: a file that fails leaves the functions as they were. */
+async function applyFunctions(client: pg.Client, file: string): Promise<void> {
+  const sql = fs.readFileSync(file, 'utf8');
+  await client.query('begin');
+  try {
+    await client.query(sql);
+    await client.query('commit');
+  } catch (err) {
+    await client.query('rollback');
+    throw new Error(`functions ${path.relative(SQL_DIR, file)} failed: ${(err as Error).message}`);
+  }
 }
 
 import { Logger as GwLogger } from 'graphile-worker';

@@ -112,8 +112,7 @@ function isBoilerplate(el: Element): boolean {
 }
 const SKIP_OUTSIDE_MAIN = new Set([...SKIP, 'header', 'footer']);
 
-// Kept with the parsed document (one profile per page URL it is read from): a cache keyed by
-// `${pageUrl}\n${html}` built and hashed a copy of the whole HTML on every one of a page's calls.
+// Kept with the parsed document: one profile per page URL it is read from.
 export function contentProfile(html: string, pageUrl: string): ContentProfile {
   const $ = loadDocument(html);
   const profiles = perDocument($, newProfiles);
@@ -133,97 +132,142 @@ function mainRoot($: CheerioAPI): { root: AnyNode | undefined; skip: ReadonlySet
   return marked ? { root: marked, skip: SKIP } : { root: $('body').get(0), skip: SKIP_OUTSIDE_MAIN };
 }
 
+/** What the walk of the main content collects, in document order. */
+interface ContentWalk {
+  pageUrl: string;
+  host: string; // the page's host: links elsewhere are outbound
+  skip: ReadonlySet<string>;
+  passages: Passage[];
+  headings: { level: number; text: string }[];
+  /** One entry per section (the first holds text before any heading): its text pieces. */
+  sectionTexts: string[][];
+  sections: Section[];
+  counts: {
+    lists: number;
+    tables: number;
+    tablesWithHeaders: number;
+    outboundLinks: number;
+  };
+  prose: string[];
+  proseWords: number; // the words of `prose`, counted as each item is (joined by spaces, they add up)
+}
+
 function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
   const { root, skip } = mainRoot($);
-  const host = resolveUrl(pageUrl, pageUrl)?.host ?? '';
-  const passages: Passage[] = [];
-  const headings: { level: number; text: string }[] = [];
-  const sectionTexts: string[][] = [[]];
-  const sections: Section[] = [{ heading: null, level: 0, words: 0, lead: null }];
-  const counts = {
-    lists: 0,
-    tables: 0,
-    tablesWithHeaders: 0,
-    blockquotes: 0,
-    outboundLinks: 0,
+  const w: ContentWalk = {
+    pageUrl,
+    host: resolveUrl(pageUrl, pageUrl)?.host ?? '',
+    skip,
+    passages: [],
+    headings: [],
+    sectionTexts: [[]],
+    sections: [{ heading: null, level: 0, words: 0, lead: null }],
+    counts: { lists: 0, tables: 0, tablesWithHeaders: 0, outboundLinks: 0 },
+    prose: [],
+    proseWords: 0,
   };
-  const prose: string[] = [];
-  let proseWords = 0; // the words of `prose`, counted as each item is (joined by spaces, they add up)
+  if (root) for (const c of (root as Element).children ?? []) walk(w, c);
 
-  const current = () => sections[sections.length - 1] as Section;
-  const addText = (t: string) => sectionTexts[sectionTexts.length - 1]?.push(t);
-
-  const walk = (node: AnyNode) => {
-    if (node.type === 'text') {
-      addText((node as unknown as { data: string }).data);
-      return;
-    }
-    if (!isElement(node)) return;
-    const el = node as Element;
-    if (skip.has(el.name) || isHiddenByMarkup(el) || isBoilerplate(el)) return;
-    const name = el.name;
-    if (/^h[1-6]$/.test(name)) {
-      const text = collapse(textOf(el));
-      if (text) {
-        headings.push({ level: Number(name[1]), text });
-        sections.push({ heading: text, level: Number(name[1]), words: 0, lead: null });
-        sectionTexts.push([]);
-      }
-      return;
-    }
-    if (name === 'p') {
-      const text = collapse(textOf(el));
-      const n = wordCount(text);
-      if (n > 0) {
-        const passage = { text, words: n };
-        passages.push(passage);
-        if (n >= PROSE_MIN_WORDS) {
-          prose.push(text);
-          proseWords += n;
-        }
-        const s = current();
-        if (!s.lead) s.lead = passage;
-      }
-      addText(` ${text} `);
-      countLinks(el);
-      return;
-    }
-    if (name === 'ul' || name === 'ol' || name === 'dl') counts.lists++;
-    if (name === 'li' && !hasDescendant(el, (d) => LIST_OR_PARAGRAPH.has(d.name))) {
-      const text = collapse(textOf(el));
-      const n = wordCount(text);
-      if (n >= LIST_PROSE_MIN_WORDS) {
-        prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
-        proseWords += n;
-      }
-    }
-    if (name === 'table') {
-      counts.tables++;
-      if (hasDescendant(el, (d) => d.name === 'th')) counts.tablesWithHeaders++;
-    }
-    if (name === 'a') countLink(el);
-    addText(' ');
-    for (const c of el.children) walk(c);
-    addText(' ');
-  };
-  const countLink = (a: Element) => {
-    const url = a.attribs.href ? resolveUrl(a.attribs.href, pageUrl) : null;
-    if (url && /^https?:$/.test(url.protocol) && url.host !== host) counts.outboundLinks++;
-  };
-  const countLinks = (el: Element) => {
-    forDescendants(el, (d) => {
-      if (d.name === 'a' && d.attribs.href !== undefined) countLink(d);
-    });
-  };
-  if (root) for (const c of (root as Element).children ?? []) walk(c);
-
-  sections.forEach((s, i) => {
-    s.words = wordCount((sectionTexts[i] ?? []).join(''));
+  w.sections.forEach((s, i) => {
+    s.words = wordCount((w.sectionTexts[i] ?? []).join(''));
   });
   // Collapsing the whitespace first would not change the count: words never hold whitespace.
-  const all = sectionTexts.flat().join('');
-  const proseText = prose.join(' ');
+  const all = w.sectionTexts.flat().join('');
+  const proseText = w.prose.join(' ');
   const sentenceList = sentences(proseText);
+  return {
+    words: wordCount(all),
+    passages: w.passages,
+    sections: w.sections.filter((s) => s.heading !== null || s.words > 0),
+    headings: w.headings,
+    ...w.counts,
+    ...quoteCounts($),
+    proseWords: w.proseWords,
+    sentences: sentenceList.length,
+    factSentences: sentenceList.filter(hasFact).length,
+    figures: proseText.match(FIGURE)?.length ?? 0,
+  };
+}
+
+const addText = (w: ContentWalk, t: string) => w.sectionTexts[w.sectionTexts.length - 1]?.push(t);
+
+/** Visits a node of the main content; skipped, hidden and boilerplate elements are left out whole. */
+function walk(w: ContentWalk, node: AnyNode): void {
+  if (node.type === 'text') {
+    addText(w, (node as unknown as { data: string }).data);
+    return;
+  }
+  if (!isElement(node)) return;
+  const el = node as Element;
+  if (w.skip.has(el.name) || isHiddenByMarkup(el) || isBoilerplate(el)) return;
+  const name = el.name;
+  if (/^h[1-6]$/.test(name)) {
+    readHeading(w, el);
+    return;
+  }
+  if (name === 'p') {
+    readParagraph(w, el);
+    return;
+  }
+  if (name === 'ul' || name === 'ol' || name === 'dl') w.counts.lists++;
+  if (name === 'li' && !hasDescendant(el, (d) => LIST_OR_PARAGRAPH.has(d.name))) readListItem(w, el);
+  if (name === 'table') {
+    w.counts.tables++;
+    if (hasDescendant(el, (d) => d.name === 'th')) w.counts.tablesWithHeaders++;
+  }
+  if (name === 'a') countLink(w, el);
+  addText(w, ' ');
+  for (const c of el.children) walk(w, c);
+  addText(w, ' ');
+}
+
+/** A non-empty heading opens a section; its text belongs to no section. */
+function readHeading(w: ContentWalk, el: Element): void {
+  const text = collapse(textOf(el));
+  if (!text) return;
+  w.headings.push({ level: Number(el.name[1]), text });
+  w.sections.push({ heading: text, level: Number(el.name[1]), words: 0, lead: null });
+  w.sectionTexts.push([]);
+}
+
+/** A paragraph is a passage (the section's lead if first), prose if long enough. */
+function readParagraph(w: ContentWalk, el: Element): void {
+  const text = collapse(textOf(el));
+  const n = wordCount(text);
+  if (n > 0) {
+    const passage = { text, words: n };
+    w.passages.push(passage);
+    if (n >= PROSE_MIN_WORDS) {
+      w.prose.push(text);
+      w.proseWords += n;
+    }
+    const s = w.sections[w.sections.length - 1] as Section;
+    if (!s.lead) s.lead = passage;
+  }
+  addText(w, ` ${text} `);
+  forDescendants(el, (d) => {
+    if (d.name === 'a' && d.attribs.href !== undefined) countLink(w, d);
+  });
+}
+
+/** A leaf list item long enough to read as a sentence is prose (ended with a full stop). */
+function readListItem(w: ContentWalk, el: Element): void {
+  const text = collapse(textOf(el));
+  const n = wordCount(text);
+  if (n < LIST_PROSE_MIN_WORDS) return;
+  w.prose.push(/[.!?]$/.test(text) ? text : `${text}.`);
+  w.proseWords += n;
+}
+
+function countLink(w: ContentWalk, a: Element): void {
+  const url = a.attribs.href ? resolveUrl(a.attribs.href, w.pageUrl) : null;
+  if (url && /^https?:$/.test(url.protocol) && url.host !== w.host) w.counts.outboundLinks++;
+}
+
+/** Quotations anywhere in the body (outside script, template and noscript). */
+function quoteCounts(
+  $: CheerioAPI,
+): Pick<ContentProfile, 'blockquotes' | 'inlineQuotes' | 'attributedQuotes'> {
   const quotes = $('body blockquote, body q')
     .toArray()
     .filter((q) => !hasAncestorOrSelf(q, (a) => NOT_QUOTED.has(a.name)));
@@ -234,31 +278,20 @@ function analyse($: CheerioAPI, pageUrl: string): ContentProfile {
       hasCaptionedFigure(q),
   ).length;
   return {
-    words: wordCount(all),
-    passages,
-    sections: sections.filter((s) => s.heading !== null || s.words > 0),
-    headings,
-    ...counts,
     blockquotes: quotes.filter((q) => q.name === 'blockquote').length,
     inlineQuotes: quotes.filter((q) => q.name === 'q').length,
     attributedQuotes,
-    proseWords,
-    sentences: sentenceList.length,
-    factSentences: sentenceList.filter(hasFact).length,
-    figures: proseText.match(FIGURE)?.length ?? 0,
   };
 }
 
-// A quote's questions as element walks, not $(q).closest(...)/find(...) with a selector compiled
-// per quote: inside script, template or noscript; inside a figure with a caption.
+// Quotes inside these are not content.
 const NOT_QUOTED = new Set(['script', 'template', 'noscript']);
 function hasCaptionedFigure(q: Element): boolean {
   const figure = closestElement(q, (a) => a.name === 'figure');
   return figure !== undefined && hasDescendant(figure, (d) => d.name === 'figcaption');
 }
 
-// Element walks for the per-element questions of the walk above: a selector search per list item
-// or paragraph (`$(el).find(...)`) parsed and compiled its selector every time.
+// A list item holding these is a container, not a sentence.
 const LIST_OR_PARAGRAPH = new Set(['p', 'ul', 'ol', 'li']);
 const isTag = (n: AnyNode): n is Element => n.type === 'tag' || n.type === 'script' || n.type === 'style';
 

@@ -2,12 +2,12 @@ import type { GeoAnswer, GeoRun, GeoRunSite, StoredCitation } from '../db/tables
 import { citesSite, firstCitation, mentionsSite, type SiteIdentity, siteIdentity } from './citations.ts';
 import { changeLabel, type Interval, round4, wilson } from './stats.ts';
 
-// Visibility and share of voice, computed from a run's stored answers (docs/geo.md). Every
-// answer of a provider that cites counts as one trial: citationRate = cited answers / answers,
-// with a 95% Wilson interval. `totalPrompts` counts prompt askings (prompts x runs x citing
-// providers) and `citedCount` the cited ones, so citationRate = citedCount / totalPrompts as
-// decisions.md puts it; `promptCount` and `runsPerPrompt` give the two factors. Providers that
-// cannot cite (OpenAI-compatible servers) add mentions only.
+// Visibility and share of voice, computed from a run's stored answers (docs/geo.md). The names
+// keep their plain meaning (decisions.md, GEO): `totalPrompts` = prompts in the run (=
+// results.length), `citedCount` = prompts cited in at least one answer; every answer of a
+// provider that cites is one trial, counted in `answers` and `citedAnswers`, and citationRate =
+// citedAnswers / answers with a 95% Wilson interval. Providers that cannot cite
+// (OpenAI-compatible servers) add mentions only.
 
 interface ProviderSummary {
   provider: string;
@@ -62,20 +62,28 @@ function judge(run: GeoRun, answers: GeoAnswer[], site: GeoRunSite): Judged[] {
 }
 
 export interface RateSummary {
+  /** Prompts cited in at least one answer. */
   citedCount: number;
+  /** Prompts asked. */
   totalPrompts: number;
+  /** Answers of providers that cite (the trials), and those that cite the site. */
+  answers: number;
+  citedAnswers: number;
+  /** citedAnswers / answers. */
   citationRate: number;
   interval: Interval;
 }
 
 function rate(judged: Judged[]): RateSummary {
   const trials = judged.filter((j) => j.cites);
-  const cited = trials.filter((j) => j.cited).length;
+  const cited = trials.filter((j) => j.cited);
   return {
-    citedCount: cited,
-    totalPrompts: trials.length,
-    citationRate: trials.length ? round4(cited / trials.length) : 0,
-    interval: wilson(cited, trials.length),
+    citedCount: new Set(cited.map((j) => j.answer.prompt_id)).size,
+    totalPrompts: new Set(judged.map((j) => j.answer.prompt_id)).size,
+    answers: trials.length,
+    citedAnswers: cited.length,
+    citationRate: trials.length ? round4(cited.length / trials.length) : 0,
+    interval: wilson(cited.length, trials.length),
   };
 }
 
@@ -139,9 +147,9 @@ export function visibilityView(
       promptId: Number(first.prompt_id),
       label: first.label,
       prompt: first.prompt,
-      cited: r.totalPrompts > 0 && r.citedCount * 2 >= r.totalPrompts,
-      citedRuns: r.citedCount,
-      runs: r.totalPrompts,
+      cited: r.citedAnswers > 0,
+      citedRuns: r.citedAnswers,
+      runs: r.answers,
       citationRate: r.citationRate,
       mentioned: list.some((j) => j.mentioned),
       firstCitationPosition: positions.length ? Math.min(...positions) : null,
@@ -162,7 +170,7 @@ export function visibilityView(
   let change = null;
   if (previous && run.status === 'done') {
     const prev = rate(judge(previous.run, previous.answers, ownSite(previous.run)));
-    if (prev.totalPrompts > 0 && overall.totalPrompts > 0) {
+    if (prev.answers > 0 && overall.answers > 0) {
       change = {
         previousRunId: previous.run.id,
         previousCitationRate: prev.citationRate,
@@ -222,7 +230,7 @@ export function shareOfVoiceView(run: GeoRun, answers: GeoAnswer[], geoGrade: st
           url: s.url,
           label: s.label,
           isOwn: s.isOwn,
-          cited: list.length > 0 && cited * 2 >= list.length,
+          cited: cited > 0,
           citedRuns: cited,
           runs: list.length,
         };
@@ -238,6 +246,8 @@ export function shareOfVoiceView(run: GeoRun, answers: GeoAnswer[], geoGrade: st
       interval: ownRate.interval,
       citedCount: ownRate.citedCount,
       totalPrompts: ownRate.totalPrompts,
+      answers: ownRate.answers,
+      citedAnswers: ownRate.citedAnswers,
       geoGrade,
     },
     competitors: competitors
@@ -248,6 +258,8 @@ export function shareOfVoiceView(run: GeoRun, answers: GeoAnswer[], geoGrade: st
         interval: c.interval,
         citedCount: c.citedCount,
         totalPrompts: c.totalPrompts,
+        answers: c.answers,
+        citedAnswers: c.citedAnswers,
       }))
       .sort((a, b) => b.citationRate - a.citationRate),
     yourRank,

@@ -92,6 +92,8 @@ export async function latestView(services: Services, accountId: string, siteId: 
             platform: visView.platform,
             citedCount: visView.citedCount,
             totalPrompts: visView.totalPrompts,
+            answers: visView.answers,
+            citedAnswers: visView.citedAnswers,
             citationRate: visView.citationRate,
             interval: visView.interval,
             change: visView.change,

@@ -258,19 +258,16 @@ async function reserveBudget(
 
 /**
  * Gives back the calls a run reserved but did not make (a provider that failed early stops
- * asking; the reservation assumed every call). Once per run: calls_refunded is set in the same
- * statement that returns the calls, so a re-run of the finishing step refunds nothing. Returns
- * the calls given back.
+ * asking; the reservation assumed every call), counted over every attempt of the run
+ * (geo_runs.calls_made: a retry after a crash does not forget the calls the first attempt sent).
+ * Once per run: calls_refunded is set in the same statement that returns the calls, so a re-run
+ * of the finishing step refunds nothing. Returns the calls given back.
  */
-export async function refundUnmadeCalls(
-  db: Kysely<Database>,
-  runId: string,
-  callsMade: number,
-): Promise<number> {
+export async function refundUnmadeCalls(db: Kysely<Database>, runId: string): Promise<number> {
   const { rows } = await sql<{ refunded: number }>`
     with r as (
       update geo_runs
-         set calls_refunded = greatest(calls_reserved - ${callsMade}::int, 0)
+         set calls_refunded = greatest(calls_reserved - calls_made, 0)
        where id = ${runId} and calls_reserved is not null and calls_refunded is null
       returning account_id, calls_refunded,
                 coalesce(calls_month, date_trunc('month', created_at at time zone 'utc')::date) as month
@@ -302,8 +299,6 @@ async function finish(
     error?: { code: string; message: string } | null;
     summary?: Record<string, unknown>;
     answers?: Insertable<GeoAnswersTable>[];
-    /** Provider calls this attempt made (retries not counted); the rest of the reservation is refunded. */
-    callsMade: number;
   },
 ) {
   await db.transaction().execute(async (trx) => {
@@ -321,7 +316,7 @@ async function finish(
       })
       .where('id', '=', runId)
       .execute();
-    await refundUnmadeCalls(trx, runId, values.callsMade);
+    await refundUnmadeCalls(trx, runId);
     await notify(trx, geoRunTopic(runId));
   });
 }
@@ -338,6 +333,27 @@ interface ProviderOutcome {
   calls: number;
 }
 
+/**
+ * Counts the run's provider calls in geo_runs.calls_made as they go out (one statement each: a
+ * call takes seconds), so the count survives a crash of this attempt.
+ */
+function callCounter(db: Kysely<Database>, runId: string, log: Logger) {
+  const writes: Promise<unknown>[] = [];
+  return {
+    count: () => {
+      writes.push(
+        db
+          .updateTable('geo_runs')
+          .set({ calls_made: sql<number>`calls_made + 1` })
+          .where('id', '=', runId)
+          .execute()
+          .catch((err) => log.warn({ runId, err }, 'geo run call not counted')),
+      );
+    },
+    settled: () => Promise.all(writes),
+  };
+}
+
 async function runProvider(
   engine: AnswerEngine,
   prompts: GeoPrompt[],
@@ -345,6 +361,7 @@ async function runProvider(
   deps: RunDeps,
   deadline: number,
   signal: AbortSignal,
+  onCall: () => void,
 ): Promise<ProviderOutcome> {
   const limit = limiterFor(engine.id, deps.config.GEO_PROVIDER_CONCURRENCY);
   const stop = new AbortController();
@@ -370,7 +387,10 @@ async function runProvider(
             signal: both,
             deadline,
             onRequest: (attempt) => {
-              if (attempt === 0) out.calls++;
+              if (attempt === 0) {
+                out.calls++;
+                onCall();
+              }
             },
             onRetry: (err, waitMs, attempt) => {
               out.retries++;
@@ -414,11 +434,10 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
 
   const prompts = await accountPrompts(db, run.account_id);
   if (prompts.length === 0) {
-    // callsMade 0: an earlier attempt may have reserved before the prompts were deleted.
+    // An earlier attempt may have reserved (and called) before the prompts were deleted.
     return finish(db, runId, {
       status: 'skipped',
       error: { code: 'no_prompts', message: 'The account has no canonical prompts.' },
-      callsMade: 0,
     });
   }
   const calls = prompts.length * run.runs_per_prompt * run.providers.length;
@@ -430,18 +449,19 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
         code: 'budget_exhausted',
         message: `This run needs ${calls} answer-engine calls and the account has used ${used} of its ${config.GEO_MONTHLY_CALL_BUDGET} for this month (GEO_MONTHLY_CALL_BUDGET); runs resume next month.`,
       },
-      callsMade: 0, // nothing was reserved: nothing to refund
     });
   }
 
   const deadline = Date.now() + config.GEO_RUN_DEADLINE_MS;
   const runSignal = AbortSignal.any([deps.signal, AbortSignal.timeout(config.GEO_RUN_DEADLINE_MS)]);
   const make = deps.engines ?? ((id: ProviderId) => createEngine(config, id));
+  const counter = callCounter(db, runId, log);
   const outcomes = await Promise.all(
     (run.providers as ProviderId[]).map((id) =>
-      runProvider(make(id), prompts, run.runs_per_prompt, deps, deadline, runSignal),
+      runProvider(make(id), prompts, run.runs_per_prompt, deps, deadline, runSignal, counter.count),
     ),
   );
+  await counter.settled();
   if (deps.signal.aborted) throw new Error('worker shutting down; the geo run is left for its retry');
 
   const callsMade = outcomes.reduce((sum, o) => sum + o.calls, 0);
@@ -461,7 +481,7 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
   const ok = outcomes.filter((o) => o.ok);
   if (ok.length === 0) {
     const first = outcomes[0]?.error ?? { code: 'provider_error', message: 'no provider answered' };
-    await finish(db, runId, { status: 'failed', error: first, summary, callsMade });
+    await finish(db, runId, { status: 'failed', error: first, summary });
     log.warn({ runId, error: first }, 'geo run failed');
     return;
   }
@@ -480,6 +500,6 @@ export async function executeRun(deps: RunDeps, runId: string): Promise<void> {
       usage: toJsonb(a.answer.usage),
     })),
   );
-  await finish(db, runId, { status: 'done', summary, answers, callsMade });
+  await finish(db, runId, { status: 'done', summary, answers });
   log.info({ runId, kind: run.kind, answers: answers.length }, 'geo run done');
 }

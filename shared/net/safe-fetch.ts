@@ -73,80 +73,30 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
   const signal = opts.signal ? AbortSignal.any([opts.signal, deadline]) : deadline;
   const abortError = () => abortReason(deadline, timeoutMs, opts.signal);
   const maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
-  const maxRedirects = opts.maxRedirects ?? 5;
-  let requestedUrl: URL;
-  try {
-    requestedUrl = new URL(input);
-  } catch {
-    throw invalidUrl(`"${String(input).slice(0, 200)}" is not a valid URL.`);
-  }
-  requestedUrl.hash = '';
+  const requestedUrl = parseRequestedUrl(input);
 
-  let url = requestedUrl;
-  let method = (opts.method ?? 'GET').toUpperCase();
-  let body = opts.body;
-  const headers = requestHeaders(opts);
+  const request: HopRequest = {
+    method: (opts.method ?? 'GET').toUpperCase(),
+    headers: requestHeaders(opts),
+    body: opts.body,
+  };
+  const hopOptions = {
+    policy: opts.policy,
+    insecureTls: opts.insecureTls ?? false,
+    connectTimeoutMs: opts.connectTimeoutMs ?? Math.min(timeoutMs, 5_000),
+    signal,
+    abortError,
+  };
   const chain: RedirectHop[] = [];
+  let url = requestedUrl;
   for (;;) {
-    if (signal.aborted) throw abortError();
-    const hopUrl = url;
-    try {
-      precheckUrl(hopUrl, opts.policy);
-    } catch (err) {
-      throw chain.length && err instanceof AppError ? urlNotAllowed(`Redirect refused: ${err.message}`) : err;
-    }
-    // Each hop holds a slot of its host from connect until its body is read (or dropped).
-    const release = opts.slots ? await opts.slots.acquire(hopUrl.host, signal) : () => {};
-    if (signal.aborted) {
-      release();
-      throw abortError();
-    }
-    let hop: Awaited<ReturnType<typeof openHop>>;
-    try {
-      hop = await openHop(hopUrl, {
-        method,
-        headers,
-        body,
-        policy: opts.policy,
-        insecureTls: opts.insecureTls ?? false,
-        connectTimeoutMs: opts.connectTimeoutMs ?? Math.min(timeoutMs, 5_000),
-        signal,
-        abortError,
-      });
-    } catch (err) {
-      release();
-      throw err;
-    }
+    const { hop, release } = await openHopInSlot(url, chain, opts, { ...hopOptions, ...request });
     const status = hop.res.statusCode ?? 0;
     const location = hop.res.headers.location;
     if ((opts.followRedirects ?? true) && REDIRECT_STATUSES.has(status) && location !== undefined) {
       hop.res.destroy(); // the redirect's own body is not needed
       release();
-      let next: URL;
-      try {
-        next = new URL(location, hopUrl);
-      } catch {
-        throw new NetError('bad_redirect', `${hopUrl.href} redirects to an invalid URL`);
-      }
-      next.hash = '';
-      chain.push({ url: hopUrl.href, status, location: next.href });
-      if (chain.length > maxRedirects)
-        throw new NetError('too_many_redirects', `More than ${maxRedirects} redirects`);
-      // Browsers turn a redirected POST into a GET (303 always, 301/302 for POST).
-      if (
-        (status === 303 && method !== 'HEAD') ||
-        ((status === 301 || status === 302) && method === 'POST')
-      ) {
-        method = 'GET';
-        body = undefined;
-        delete headers['content-type'];
-        delete headers['content-length'];
-      }
-      if (next.origin !== hopUrl.origin) {
-        delete headers.authorization;
-        delete headers.cookie;
-      }
-      url = next;
+      url = followRedirect(url, status, location, chain, request, opts.maxRedirects ?? 5);
       continue;
     }
 
@@ -156,7 +106,7 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
     const { headers: responseHeaders, setCookies } = collectHeaders(hop.res.rawHeaders);
     return {
       requestedUrl: requestedUrl.href,
-      finalUrl: hopUrl.href,
+      finalUrl: url.href,
       status,
       headers: responseHeaders,
       setCookies,
@@ -170,6 +120,88 @@ export async function safeFetch(input: string | URL, opts: SafeFetchOptions): Pr
       remoteAddress: hop.remoteAddress,
     };
   }
+}
+
+function parseRequestedUrl(input: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(input);
+  } catch {
+    throw invalidUrl(`"${String(input).slice(0, 200)}" is not a valid URL.`);
+  }
+  url.hash = '';
+  return url;
+}
+
+/** What is sent on a hop; a redirect may change all three. */
+type HopRequest = Pick<HopOptions, 'method' | 'headers' | 'body'>;
+
+/**
+ * Checks a hop's URL against the policy (a refusal after a redirect says so) and opens it. Each
+ * hop holds a slot of its host from connect until its body is read (or dropped): the caller
+ * calls `release` then.
+ */
+async function openHopInSlot(
+  hopUrl: URL,
+  chain: RedirectHop[],
+  opts: SafeFetchOptions,
+  o: HopOptions,
+): Promise<{ hop: Hop; release: () => void }> {
+  if (o.signal.aborted) throw o.abortError();
+  try {
+    precheckUrl(hopUrl, opts.policy);
+  } catch (err) {
+    throw chain.length && err instanceof AppError ? urlNotAllowed(`Redirect refused: ${err.message}`) : err;
+  }
+  const release = opts.slots ? await opts.slots.acquire(hopUrl.host, o.signal) : () => {};
+  if (o.signal.aborted) {
+    release();
+    throw o.abortError();
+  }
+  try {
+    return { hop: await openHop(hopUrl, o), release };
+  } catch (err) {
+    release();
+    throw err;
+  }
+}
+
+/**
+ * Records a redirect in the chain and returns where it leads, adjusting the request as browsers
+ * do: a 303 (and a 301/302 of a POST) becomes a bodiless GET; credentials stay on their origin.
+ */
+function followRedirect(
+  hopUrl: URL,
+  status: number,
+  location: string,
+  chain: RedirectHop[],
+  request: HopRequest,
+  maxRedirects: number,
+): URL {
+  let next: URL;
+  try {
+    next = new URL(location, hopUrl);
+  } catch {
+    throw new NetError('bad_redirect', `${hopUrl.href} redirects to an invalid URL`);
+  }
+  next.hash = '';
+  chain.push({ url: hopUrl.href, status, location: next.href });
+  if (chain.length > maxRedirects)
+    throw new NetError('too_many_redirects', `More than ${maxRedirects} redirects`);
+  if (
+    (status === 303 && request.method !== 'HEAD') ||
+    ((status === 301 || status === 302) && request.method === 'POST')
+  ) {
+    request.method = 'GET';
+    request.body = undefined;
+    delete request.headers['content-type'];
+    delete request.headers['content-length'];
+  }
+  if (next.origin !== hopUrl.origin) {
+    delete request.headers.authorization;
+    delete request.headers.cookie;
+  }
+  return next;
 }
 
 function requestHeaders(opts: SafeFetchOptions): Record<string, string> {

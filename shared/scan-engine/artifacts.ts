@@ -139,6 +139,11 @@ export interface RenderedViewport {
 }
 export interface RenderedArtifact {
   finalUrl: string;
+  /**
+   * The desktop load's main document: its HTTP status (null when the browser saw none), and
+   * `proxy` when the answer came from the policy proxy (a refusal or an unreachable target).
+   */
+  document?: { status: number | null; proxy?: string };
   html: string; // serialised DOM after scripts
   visibleText: string;
   title: string;

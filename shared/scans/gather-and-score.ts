@@ -19,6 +19,7 @@ import {
   scoringThread,
   warmScoreThread,
 } from '../scan-engine/score-thread.ts';
+import { checkBrowserLoads } from './browser-loads.ts';
 import { SCAN_PHASES, type ScanPhase } from './phases.ts';
 
 // One scan: gather (quick artifacts; in full mode also the browser render beside a Lighthouse
@@ -127,7 +128,7 @@ export async function runScan(url: URL, mode: ScanMode, deps: ScanDeps): Promise
       timed(mode, 'render', 'rendered', () => gatherRendered(ctx, pool)).catch(asGatherError),
       timed(mode, 'lighthouse', 'lighthouse', () => gatherLighthouse(ctx, lighthouse)).catch(asGatherError),
     ]);
-    artifacts = { ...q, Rendered: rendered, Lighthouse: lh };
+    artifacts = checkBrowserLoads({ ...q, Rendered: rendered, Lighthouse: lh });
   } else {
     artifacts = await quick;
   }

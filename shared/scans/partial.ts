@@ -18,6 +18,19 @@ export const QUICK_ARTIFACTS = [
 ] as const;
 export const FULL_ARTIFACTS = [...QUICK_ARTIFACTS, 'Rendered', 'Lighthouse'] as const;
 
+/** Why each missing artifact is missing: its gather error's message, or that it was not gathered. */
+export function partialReasons(
+  mode: ScanMode,
+  artifacts: Record<string, unknown> | null,
+): Record<string, string> {
+  const reasons: Record<string, string> = {};
+  for (const name of missingArtifacts(mode, artifacts)) {
+    const a = artifacts?.[name];
+    reasons[name] = isGatherError(a) ? a.error.message : 'not gathered';
+  }
+  return reasons;
+}
+
 /** Names of the artifacts this scan should have and does not, in a stable order. */
 export function missingArtifacts(mode: ScanMode, artifacts: Record<string, unknown> | null): string[] {
   const expected = mode === 'full' ? FULL_ARTIFACTS : QUICK_ARTIFACTS;

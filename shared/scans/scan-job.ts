@@ -4,21 +4,28 @@ import { toJsonb } from '../db/json.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
 import type { JobContext } from '../jobs/job.ts';
+import { RUN_LOCK, withRunLock } from '../jobs/run-lock.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import { runScan, scanDeadlineMs } from './gather-and-score.ts';
-import { missingArtifacts } from './partial.ts';
+import { missingArtifacts, partialReasons } from './partial.ts';
 import { STARTING_PHASE } from './phases.ts';
 import { scanTopic } from './scans.ts';
 
 // One scans row, gathered and scored (the scan_url job). Idempotent: a re-run after a crash
 // overwrites the same row. Pollers see the phase as it moves and are woken by NOTIFY at the end.
 
-export async function executeScan(ctx: JobContext, scanId: string): Promise<void> {
+export function executeScan(ctx: JobContext, scanId: string): Promise<void> {
+  // Held for the whole attempt, so a stranded-scan settle never fails a scan a worker is on.
+  return withRunLock(ctx.db, RUN_LOCK.scan, scanId, () => scanUnderLock(ctx, scanId));
+}
+
+async function scanUnderLock(ctx: JobContext, scanId: string): Promise<void> {
   const { db, config, log, signal, browser } = ctx;
   const scan = await db.selectFrom('scans').selectAll().where('id', '=', scanId).executeTakeFirst();
   if (!scan) return log.warn({ scanId }, 'scan row is gone; nothing to do');
-  if (scan.status === 'done') return;
+  // Done, or failed (by its last attempt, or settled as stranded while no worker held the lock).
+  if (scan.status === 'done' || scan.status === 'failed') return;
   await db
     .updateTable('scans')
     .set({ status: 'running', phase: STARTING_PHASE, started_at: sql<Date>`now()` })
@@ -51,6 +58,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
     artifacts?: string;
     results?: string;
     missing?: string[];
+    reasons?: Record<string, string>;
   }) => {
     await db.transaction().execute(async (trx) => {
       await trx
@@ -63,6 +71,7 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
           artifacts: values.artifacts ?? 'null',
           results: values.results ?? 'null',
           missing_artifacts: values.missing ?? [],
+          partial_reasons: toJsonb(values.reasons ?? {}),
         })
         .where('id', '=', scanId)
         .execute();
@@ -111,14 +120,15 @@ export async function executeScan(ctx: JobContext, scanId: string): Promise<void
       return;
     }
     const missing = missingArtifacts(scan.mode, outcome.artifacts);
-    await finish({ status: 'done', ...outcome.jsonb, missing });
+    const reasons = partialReasons(scan.mode, outcome.artifacts);
+    await finish({ status: 'done', ...outcome.jsonb, missing, reasons });
     log.debug(
       {
         scanId,
         url: scan.url,
         mode: scan.mode,
         score: outcome.results['site-audit']?.overallScore,
-        ...(missing.length ? { partial: missing } : {}),
+        ...(missing.length ? { partial: reasons } : {}),
       },
       'scan done',
     );

@@ -7,11 +7,12 @@ import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { AppError } from '../errors.ts';
 import { notify } from '../jobs/events.ts';
 import { addJob } from '../jobs/queue.ts';
+import { RUN_LOCK, tryRunLock } from '../jobs/run-lock.ts';
 import { NetError } from '../net/net-error.ts';
 import { createUrlPolicy, normalizeTargetUrl, resolveTargetUrl, type UrlPolicy } from '../net/url-policy.ts';
 import type { Services } from '../services.ts';
 import { SCAN_MAX_ATTEMPTS, scanJobKey, scanUrlJob } from './jobs.ts';
-import { missingArtifacts } from './partial.ts';
+import { missingArtifacts, partialReasons } from './partial.ts';
 
 // Scans are jobs: the API writes the row and its job in one transaction, then waits (bounded) for
 // the worker's completion signal. The same URL and mode scanned within the TTL is served from the
@@ -129,7 +130,8 @@ function findReusable(trx: Transaction<Database>, url: string, req: ScanRequest,
  * a worker: its last attempt died with its worker or on an unreachable database, and
  * graphile-worker will not try again) would be joined and polled forever. Marks it failed and
  * wakes its waiters, as executeScan's finish does. Only a queued or running row changes, so a
- * worker finishing at the same moment keeps its result. Returns whether the job was dead: the
+ * worker finishing at the same moment keeps its result, and a scan whose run lock a worker holds
+(shared/jobs/run-lock.ts) is live whatever its job row says. Returns whether the job was dead: the
  * caller re-reads the row, settled by this call or by that worker. A job held by a worker that
  * died is released by reap_dead_workers within about a minute, then settled here.
  */
@@ -143,7 +145,9 @@ export async function settleStrandedScan(
       from graphile_worker.jobs where key = ${scanJobKey(scan.id)}`.execute(db);
   const job = rows[0];
   if (job && (job.locked || job.attempts < job.max_attempts)) return false;
-  const settle = async (trx: Kysely<Database>) => {
+  const settle = async (trx: Kysely<Database>): Promise<boolean> => {
+    // A worker holding the scan's run lock is on it (its job row may be between states): live.
+    if (!(await tryRunLock(trx, RUN_LOCK.scan, scan.id))) return false;
     const settled = await trx
       .updateTable('scans')
       .set({
@@ -161,9 +165,9 @@ export async function settleStrandedScan(
       .returning('id')
       .executeTakeFirst();
     if (settled) await notify(trx, scanTopic(scan.id));
+    return true;
   };
-  await (db.isTransaction ? settle(db) : db.transaction().execute(settle));
-  return true;
+  return db.isTransaction ? settle(db) : db.transaction().execute(settle);
 }
 
 /**
@@ -198,6 +202,9 @@ export async function insertFinishedScan(
       missing_artifacts: scan.error
         ? []
         : missingArtifacts(scan.mode, scan.artifacts as Record<string, unknown>),
+      partial_reasons: toJsonb(
+        scan.error ? {} : partialReasons(scan.mode, scan.artifacts as Record<string, unknown>),
+      ),
       started_at: sql<Date>`now() - make_interval(secs => ${scan.elapsedMs / 1000})`,
       finished_at: sql<Date>`now()`,
     })
@@ -218,6 +225,7 @@ const SCAN_COLUMNS = [
   'error',
   'results',
   'missing_artifacts',
+  'partial_reasons',
   'created_at',
   'started_at',
   'finished_at',

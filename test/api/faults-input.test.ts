@@ -197,6 +197,13 @@ describe('partial scans', () => {
     spec.check('GET', '/api/v1/scans/{id}', b);
     assert.equal(b.body.partial, true);
     assert.deepEqual(b.body.missingArtifacts, ['Sitemap']);
+    // ... and says why, in every view that reports partial.
+    assert.deepEqual(b.body.partialReasons, { Sitemap: 'Sitemap did not finish in time' });
+    const a = await call(t.url, `/api/v1/scans/${partialId}?view=a`, { key: await t.newKey('A', 'free') });
+    assert.equal(a.status, 200, a.text);
+    spec.check('GET', '/api/v1/scans/{id}', a);
+    assert.deepEqual(a.body.partialReasons, { Sitemap: 'Sitemap did not finish in time' });
+    assert.equal(done.body.partialReasons, undefined, 'a complete scan has no reasons');
     // Within the TTL the newer, partial row is passed over for the complete one ...
     const reused = await requestScan(t.api.services, {
       url: new URL(row.url),

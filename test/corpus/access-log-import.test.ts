@@ -46,14 +46,16 @@ describe('real Apache access log', { skip: !existsSync(LOG) && `corpus not found
     assert.equal(s.badLines, 0, JSON.stringify(s.badSamples));
     assert.equal(s.requests, 10_000);
     assert.ok(s.agents > 0);
-    assert.equal(s.stored, s.agents);
+    // The log repeats a few lines byte for byte: a repeat is the same request, stored once.
+    assert.equal(s.stored + s.duplicates, s.agents, JSON.stringify(s));
+    assert.ok(s.duplicates <= 2, JSON.stringify(s));
 
     const events = await handle.db
       .selectFrom('agent_events')
       .selectAll()
       .where('site_id', '=', site.id)
       .execute();
-    assert.equal(events.length, s.agents);
+    assert.equal(events.length, s.stored);
     for (const e of events) {
       const c = classifyUserAgent(e.user_agent);
       assert.ok(c.isBot, `a browser stored as an agent: ${e.user_agent}`);

@@ -14,6 +14,12 @@ export interface GenOptions {
   seed?: number;
   start?: Date;
   gzip?: boolean;
+  /**
+   * Googlebot and bingbot also from 1,000 addresses outside their vendors' published ranges, which
+   * only reverse DNS can verify (as in real logs); off by default, which keeps the traffic of a
+   * seed as it was.
+   */
+  rdns?: boolean;
 }
 
 const AGENTS: [string, () => string][] = [
@@ -40,6 +46,10 @@ const AGENTS: [string, () => string][] = [
     'meta-externalagent/1.1 (+https://developers.facebook.com/docs/sharing/webmasters/crawler)',
     () => '198.51.100.35',
   ],
+];
+const RDNS_AGENTS = [
+  'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  'Mozilla/5.0 (compatible; bingbot/2.0; +http://www.bing.com/bingbot.htm)',
 ];
 const BROWSERS = [
   'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0.0.0 Safari/537.36',
@@ -87,9 +97,15 @@ export function* generateRequests(o: GenOptions): Generator<GenRequest> {
     let ip: string;
     let referer: string | null = null;
     if (r < 0.35) {
-      const [a, addr] = AGENTS[Math.floor(rnd() * AGENTS.length)]!;
-      ua = a;
-      ip = addr();
+      const k = Math.floor(rnd() * (AGENTS.length + (o.rdns ? RDNS_AGENTS.length : 0)));
+      if (k < AGENTS.length) {
+        const [a, addr] = AGENTS[k]!;
+        ua = a;
+        ip = addr();
+      } else {
+        ua = RDNS_AGENTS[k - AGENTS.length]!;
+        ip = `203.0.${113 + Math.floor(rnd() * 4)}.${Math.floor(rnd() * 250)}`;
+      }
     } else if (r < 0.4) {
       ua = BROWSERS[Math.floor(rnd() * BROWSERS.length)]!;
       ip = `198.18.${Math.floor(rnd() * 255)}.${Math.floor(rnd() * 255)}`;

@@ -16,9 +16,9 @@ import { BACKGROUND_NICE, killGroup, killGroupAndWait, lowerPriority } from './p
 // behind a policy proxy too, so a context created without one still cannot leave the policy.
 // Lighthouse runs in this same browser (worker/browser/lighthouse.ts): its child process connects
 // to the browser's DevTools port on 127.0.0.1 inside a `useDevtools` session, so a full scan
-// starts one Chromium, not two, and a worker keeps one warm across scans. (That port was open
-// before too, on Lighthouse's own Chromium; pages cannot reach it: their traffic goes through the
-// policy proxy, which refuses loopback unless SCAN_ALLOW_HOSTS names that very port.)
+// starts one Chromium, not two, and a worker keeps one warm across scans. Pages cannot reach that
+// port: their traffic goes through the policy proxy, which refuses loopback unless
+// SCAN_ALLOW_HOSTS names that very port.
 
 /** A session for work that drives the browser over DevTools itself (Lighthouse's child process). */
 export interface DevtoolsSession {
@@ -34,7 +34,7 @@ export interface DevtoolsSession {
 export interface WorkerBrowserPool extends BrowserPool {
   /**
    * Like `use`, outside the BROWSER_CONCURRENCY slots (Lighthouse runs one at a time beside the
-   * renders, as it did in a browser of its own), with the same deadline and memory watch.
+   * renders), with the same deadline and memory watch.
    */
   useDevtools<T>(opts: SessionOptions, fn: (session: DevtoolsSession) => Promise<T>): Promise<T>;
 }
@@ -130,223 +130,14 @@ function launcherUsable(): boolean {
 }
 
 export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
-  const limit = pLimit(opts.concurrency ?? 2);
-  const launchTimeoutMs = opts.launchTimeoutMs ?? 30_000;
-  let browser: Browser | null = null;
-  let launching: Promise<Browser> | null = null;
-  let launchProxy: PolicyProxy | null = null;
-  let closed = false;
-  let launches = 0;
-  let sessionsInUse = 0;
-  let contextsOpen = 0;
-  const pids = new Set<number>();
-  const active = new Set<AbortController>();
-  // Sessions running on each browser, so one retired over the budget is closed by its last session.
-  const sessionsOn = new Map<Browser, number>();
-  const retired = new Set<Browser>();
-
-  // Last-resort cleanup: synchronous kills when the process exits without calling close(). A
-  // process ended by a signal (SIGTERM without a handler, SIGKILL) runs no handlers, but then
-  // Chromium exits by itself: Playwright drives it over a pipe, and the pipe closes with us.
-  const killAllSync = () => {
-    for (const pid of pids) killGroup(pid);
-  };
-  process.on('exit', killAllSync);
-
-  async function launch(): Promise<Browser> {
-    const executablePath = opts.chromiumPath ?? requireChromium().path;
-    launchProxy ??= await startPolicyProxy(opts.policy);
-    const viaLauncher = launcherUsable();
-    const b = await chromium.launch({
-      executablePath: viaLauncher ? LAUNCHER : executablePath,
-      env: viaLauncher
-        ? {
-            ...process.env,
-            SIGHTLINE_CHROMIUM_PATH: executablePath,
-            SIGHTLINE_CHROMIUM_NICE: String(BACKGROUND_NICE),
-          }
-        : undefined,
-      // Playwright adds the proxy flags; the DevTools port is Lighthouse's way in (see above).
-      args: [...STANDARD_ARGS, resolverLockArg(launchProxy.url), '--remote-debugging-port=0'],
-      proxy: { server: launchProxy.url, bypass: '<-loopback>' },
-      chromiumSandbox: false,
-      handleSIGINT: false,
-      handleSIGTERM: false,
-      handleSIGHUP: false,
-      timeout: launchTimeoutMs,
-    });
-    launches++;
-    const pid = await browserPid(b);
-    if (pid) pids.add(pid);
-    // Without the launcher: before its first page, so that renderers inherit it.
-    if (pid && !viaLauncher) await lowerPriority(new Set([pid]));
-    b.on('disconnected', () => {
-      if (browser === b) browser = null;
-      // Crash or close: take any remaining helper processes with it.
-      if (pid) {
-        killGroup(pid);
-        pids.delete(pid);
-      }
-    });
-    if (closed) {
-      await b.close().catch(() => {});
-      throw new BrowserError('browser_closed', 'The browser pool is closed.');
-    }
-    browser = b;
-    return b;
-  }
-
-  function getBrowser(): Promise<Browser> {
-    if (browser?.isConnected()) return Promise.resolve(browser);
-    launching ??= launch().finally(() => {
-      launching = null;
-    });
-    return launching;
-  }
-
-  // A browser that a session left over the memory budget (the guard only aborts while work runs;
-  // after a render of 50,000 links ends on its deadline, Chromium can stay above the budget with
-  // its contexts closed) is never handed out again and ends when its last session does.
-  async function endIfRetired(b: Browser, pid: number | null): Promise<void> {
-    if (!retired.has(b) || (sessionsOn.get(b) ?? 0) > 0) return;
-    retired.delete(b);
-    await Promise.race([b.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
-    if (pid) await killGroupAndWait(pid);
-  }
-
-  // The browser's DevTools port, read once per browser when Lighthouse first asks.
-  const ports = new WeakMap<Browser, Promise<number>>();
-
-  type Session = BrowserSession & Omit<DevtoolsSession, 'port'> & { port(): Promise<number> };
-
-  async function runSession<T>(outer: AbortSignal, fn: (s: Session) => Promise<T>): Promise<T> {
-    if (outer.aborted) throw deadlineError(outer);
-    // Over the memory budget the session is aborted like a deadline, with its own error.
-    const overBudget = new AbortController();
-    const signal = AbortSignal.any([outer, overBudget.signal]);
-    let unwatch = () => {};
-    sessionsInUse++;
-    const contexts = new Set<BrowserContext>();
-    const closeContexts = () => Promise.all([...contexts].map((c) => c.close().catch(() => {})));
-    signal.addEventListener('abort', closeContexts, { once: true });
-    let proxy: PolicyProxy | null = null;
-    let onBrowser: Browser | null = null; // for the finally block
-    let pid: number | null = null;
-    try {
-      const b = await untilAborted(signal, getBrowser());
-      onBrowser = b;
-      sessionsOn.set(b, (sessionsOn.get(b) ?? 0) + 1);
-      const watched = opts.memory ? await browserPid(b) : null;
-      pid = watched;
-      if (watched && opts.memory) {
-        unwatch = opts.memory.watch(watched, (err) => {
-          overBudget.abort(err);
-          if (browser === b) browser = null; // never handed to another session
-          // Closing contexts frees memory only slowly, if at all: end the browser (every session on
-          // it is being aborted too); the next session launches a fresh one.
-          killGroup(watched);
-        });
-      }
-      proxy = await startPolicyProxy(opts.policy);
-      const { url: proxyUrl, blocked } = proxy;
-      const session: Session = {
-        blocked,
-        signal,
-        proxyUrl,
-        browserVersion: b.version(),
-        port() {
-          let port = ports.get(b);
-          if (!port) {
-            const p =
-              pid ?? browserPid(b).then((found) => found ?? Promise.reject(new Error('no browser pid')));
-            port = Promise.resolve(p).then(devtoolsPort);
-            port.catch(() => ports.delete(b));
-            ports.set(b, port);
-          }
-          return port;
-        },
-        async disposeContext(id) {
-          const cdp = await b.newBrowserCDPSession();
-          try {
-            await cdp.send('Target.disposeBrowserContext', { browserContextId: id });
-          } finally {
-            await cdp.detach().catch(() => {});
-          }
-        },
-        async newContext(options = {}) {
-          if (signal.aborted) throw deadlineError(signal);
-          const c = await b.newContext({
-            ...options,
-            serviceWorkers: 'block',
-            acceptDownloads: false,
-            proxy: { server: proxyUrl, bypass: '<-loopback>' },
-          });
-          contexts.add(c);
-          contextsOpen++;
-          c.once('close', () => {
-            contexts.delete(c);
-            contextsOpen--;
-          });
-          if (signal.aborted) {
-            await c.close().catch(() => {});
-            throw deadlineError(signal);
-          }
-          return c;
-        },
-      };
-      return await untilAborted(signal, fn(session));
-    } finally {
-      unwatch();
-      signal.removeEventListener('abort', closeContexts);
-      await closeContexts();
-      await proxy?.close();
-      const b = onBrowser;
-      if (b) {
-        sessionsOn.set(b, (sessionsOn.get(b) ?? 1) - 1);
-        if (pid && opts.memory && b.isConnected()) {
-          const usedMb = await opts.memory.overBudget([pid]);
-          if (usedMb !== null) {
-            opts.memory.retirements++;
-            if (browser === b) browser = null;
-            retired.add(b);
-          }
-        }
-        if ((sessionsOn.get(b) ?? 0) === 0) sessionsOn.delete(b);
-        await endIfRetired(b, pid);
-      }
-      sessionsInUse--;
-    }
-  }
-
-  async function useWith<T>(
-    sessionOpts: SessionOptions,
-    slotted: boolean,
-    fn: (s: Session) => Promise<T>,
-  ): Promise<T> {
-    if (closed) throw new BrowserError('browser_closed', 'The browser pool is closed.');
-    const own = new AbortController();
-    const signals = [own.signal, AbortSignal.timeout(sessionOpts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS)];
-    if (sessionOpts.signal) signals.push(sessionOpts.signal);
-    const signal = AbortSignal.any(signals);
-    active.add(own);
-    try {
-      // The wait for a free slot counts against the deadline too.
-      return await untilAborted(
-        signal,
-        slotted ? limit(() => runSession(signal, fn)) : runSession(signal, fn),
-      );
-    } finally {
-      active.delete(own);
-    }
-  }
-
+  const pool = new ChromiumPool(opts);
   return {
     use(sessionOpts, fn) {
-      return useWith(sessionOpts, true, fn);
+      return pool.useWith(sessionOpts, true, fn);
     },
 
     useDevtools(sessionOpts, fn) {
-      return useWith(sessionOpts, false, async (s) =>
+      return pool.useWith(sessionOpts, false, async (s) =>
         fn({
           port: await s.port(),
           proxyUrl: s.proxyUrl,
@@ -358,39 +149,296 @@ export function createBrowserPool(opts: BrowserPoolOptions): WorkerBrowserPool {
 
     stats: {
       get launches() {
-        return launches;
+        return pool.launches;
       },
       get sessionsInUse() {
-        return sessionsInUse;
+        return pool.sessionsInUse;
       },
       get contextsOpen() {
-        return contextsOpen;
+        return pool.contextsOpen;
       },
       get queued() {
-        return limit.pendingCount;
+        return pool.limit.pendingCount;
       },
       get browserRunning() {
-        return browser?.isConnected() ?? false;
+        return pool.browser?.isConnected() ?? false;
       },
       get pids() {
-        return [...pids];
+        return [...pool.pids];
       },
     },
 
-    async close() {
-      closed = true;
-      for (const c of active) c.abort(new BrowserError('browser_closed', 'The browser pool was closed.'));
-      const b = browser ?? (await launching?.catch(() => null)) ?? null;
-      browser = null;
-      if (b) {
-        const graceful = b.close().catch(() => {});
-        await Promise.race([graceful, new Promise((r) => setTimeout(r, 5000).unref())]);
-      }
-      await Promise.all([...pids].map((pid) => killGroupAndWait(pid)));
-      pids.clear();
-      await launchProxy?.close();
-      launchProxy = null;
-      process.off('exit', killAllSync);
+    close() {
+      return pool.close();
     },
   };
+}
+
+/** What a session's work sees: the scan's BrowserSession plus what a DevTools session needs. */
+type Session = BrowserSession & Omit<DevtoolsSession, 'port'> & { port(): Promise<number> };
+
+/** The pool's browser, its sessions and the bookkeeping behind `stats` and `close`. */
+class ChromiumPool {
+  readonly limit: ReturnType<typeof pLimit>;
+  /** The browser handed to new sessions; null until launched, after a crash or once retired. */
+  browser: Browser | null = null;
+  launches = 0;
+  sessionsInUse = 0;
+  contextsOpen = 0;
+  /** Process groups of live browsers started by this pool. */
+  readonly pids = new Set<number>();
+  private launching: Promise<Browser> | null = null;
+  private launchProxy: PolicyProxy | null = null;
+  private closed = false;
+  /** One controller per session in progress, aborted by close(). */
+  private readonly active = new Set<AbortController>();
+  // Sessions running on each browser, so one retired over the budget is closed by its last session.
+  private readonly sessionsOn = new Map<Browser, number>();
+  private readonly retired = new Set<Browser>();
+  // The browser's DevTools port, read once per browser when Lighthouse first asks.
+  private readonly ports = new WeakMap<Browser, Promise<number>>();
+
+  // Last-resort cleanup: synchronous kills when the process exits without calling close(). A
+  // process ended by a signal (SIGTERM without a handler, SIGKILL) runs no handlers, but then
+  // Chromium exits by itself: Playwright drives it over a pipe, and the pipe closes with us.
+  private readonly killAllSync = () => {
+    for (const pid of this.pids) killGroup(pid);
+  };
+
+  constructor(private readonly opts: BrowserPoolOptions) {
+    this.limit = pLimit(opts.concurrency ?? 2);
+    process.on('exit', this.killAllSync);
+  }
+
+  /** Runs `fn` in a session under the caller's deadline; `slotted` sessions wait for a slot. */
+  async useWith<T>(
+    sessionOpts: SessionOptions,
+    slotted: boolean,
+    fn: (s: Session) => Promise<T>,
+  ): Promise<T> {
+    if (this.closed) throw new BrowserError('browser_closed', 'The browser pool is closed.');
+    const own = new AbortController();
+    const signals = [own.signal, AbortSignal.timeout(sessionOpts.timeoutMs ?? DEFAULT_SESSION_TIMEOUT_MS)];
+    if (sessionOpts.signal) signals.push(sessionOpts.signal);
+    const signal = AbortSignal.any(signals);
+    this.active.add(own);
+    try {
+      // The wait for a free slot counts against the deadline too.
+      return await untilAborted(
+        signal,
+        slotted ? this.limit(() => this.runSession(signal, fn)) : this.runSession(signal, fn),
+      );
+    } finally {
+      this.active.delete(own);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const c of this.active) c.abort(new BrowserError('browser_closed', 'The browser pool was closed.'));
+    const b = this.browser ?? (await this.launching?.catch(() => null)) ?? null;
+    this.browser = null;
+    if (b) {
+      const graceful = b.close().catch(() => {});
+      await Promise.race([graceful, new Promise((r) => setTimeout(r, 5000).unref())]);
+    }
+    await Promise.all([...this.pids].map((pid) => killGroupAndWait(pid)));
+    this.pids.clear();
+    await this.launchProxy?.close();
+    this.launchProxy = null;
+    process.off('exit', this.killAllSync);
+  }
+
+  private getBrowser(): Promise<Browser> {
+    if (this.browser?.isConnected()) return Promise.resolve(this.browser);
+    this.launching ??= this.launch().finally(() => {
+      this.launching = null;
+    });
+    return this.launching;
+  }
+
+  /** Launches Chromium behind the pool's own policy proxy, at background priority. */
+  private async launch(): Promise<Browser> {
+    const { opts } = this;
+    const executablePath = opts.chromiumPath ?? requireChromium().path;
+    this.launchProxy ??= await startPolicyProxy(opts.policy);
+    const viaLauncher = launcherUsable();
+    const b = await chromium.launch({
+      executablePath: viaLauncher ? LAUNCHER : executablePath,
+      env: viaLauncher
+        ? {
+            ...process.env,
+            SIGHTLINE_CHROMIUM_PATH: executablePath,
+            SIGHTLINE_CHROMIUM_NICE: String(BACKGROUND_NICE),
+          }
+        : undefined,
+      // Playwright adds the proxy flags; the DevTools port is Lighthouse's way in (see above).
+      args: [...STANDARD_ARGS, resolverLockArg(this.launchProxy.url), '--remote-debugging-port=0'],
+      proxy: { server: this.launchProxy.url, bypass: '<-loopback>' },
+      chromiumSandbox: false,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+      timeout: opts.launchTimeoutMs ?? 30_000,
+    });
+    this.launches++;
+    const pid = await browserPid(b);
+    if (pid) this.pids.add(pid);
+    // Without the launcher: before its first page, so that renderers inherit it.
+    if (pid && !viaLauncher) await lowerPriority(new Set([pid]));
+    b.on('disconnected', () => {
+      if (this.browser === b) this.browser = null;
+      // Crash or close: take any remaining helper processes with it.
+      if (pid) {
+        killGroup(pid);
+        this.pids.delete(pid);
+      }
+    });
+    if (this.closed) {
+      await b.close().catch(() => {});
+      throw new BrowserError('browser_closed', 'The browser pool is closed.');
+    }
+    this.browser = b;
+    return b;
+  }
+
+  /**
+   * One session: the browser (launched if need be), a policy proxy of its own and the contexts
+   * it opens, all closed when `fn` settles or the session is aborted (deadline, pool closed, or
+   * the browser over its memory budget).
+   */
+  private async runSession<T>(outer: AbortSignal, fn: (s: Session) => Promise<T>): Promise<T> {
+    if (outer.aborted) throw deadlineError(outer);
+    // Over the memory budget the session is aborted like a deadline, with its own error.
+    const overBudget = new AbortController();
+    const signal = AbortSignal.any([outer, overBudget.signal]);
+    let unwatch = () => {};
+    this.sessionsInUse++;
+    const contexts = new Set<BrowserContext>();
+    const closeContexts = () => Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+    signal.addEventListener('abort', closeContexts, { once: true });
+    let proxy: PolicyProxy | null = null;
+    let onBrowser: Browser | null = null; // for the finally block
+    let pid: number | null = null;
+    try {
+      const b = await untilAborted(signal, this.getBrowser());
+      onBrowser = b;
+      this.sessionsOn.set(b, (this.sessionsOn.get(b) ?? 0) + 1);
+      ({ pid, unwatch } = await this.watchMemory(b, overBudget));
+      proxy = await startPolicyProxy(this.opts.policy);
+      return await untilAborted(signal, fn(this.session(b, pid, signal, proxy, contexts)));
+    } finally {
+      unwatch();
+      signal.removeEventListener('abort', closeContexts);
+      await closeContexts();
+      await proxy?.close();
+      if (onBrowser) await this.leaveBrowser(onBrowser, pid);
+      this.sessionsInUse--;
+    }
+  }
+
+  /**
+   * With a memory guard: watches the browser's processes while the session runs (returns the
+   * browser's pid, the guard's key). Over the budget the session is aborted and the browser ended.
+   */
+  private async watchMemory(
+    b: Browser,
+    overBudget: AbortController,
+  ): Promise<{ pid: number | null; unwatch: () => void }> {
+    const { memory } = this.opts;
+    const pid = memory ? await browserPid(b) : null;
+    if (!pid || !memory) return { pid, unwatch: () => {} };
+    const unwatch = memory.watch(pid, (err) => {
+      overBudget.abort(err);
+      if (this.browser === b) this.browser = null; // never handed to another session
+      // Closing contexts frees memory only slowly, if at all: end the browser (every session on
+      // it is being aborted too); the next session launches a fresh one.
+      killGroup(pid);
+    });
+    return { pid, unwatch };
+  }
+
+  /** The session object handed to the work: contexts made through it use the session's proxy. */
+  private session(
+    b: Browser,
+    pid: number | null,
+    signal: AbortSignal,
+    proxy: PolicyProxy,
+    contexts: Set<BrowserContext>,
+  ): Session {
+    const { url: proxyUrl, blocked } = proxy;
+    return {
+      blocked,
+      signal,
+      proxyUrl,
+      browserVersion: b.version(),
+      port: () => this.devtoolsPortOf(b, pid),
+      async disposeContext(id) {
+        const cdp = await b.newBrowserCDPSession();
+        try {
+          await cdp.send('Target.disposeBrowserContext', { browserContextId: id });
+        } finally {
+          await cdp.detach().catch(() => {});
+        }
+      },
+      newContext: async (options = {}) => {
+        if (signal.aborted) throw deadlineError(signal);
+        const c = await b.newContext({
+          ...options,
+          serviceWorkers: 'block',
+          acceptDownloads: false,
+          proxy: { server: proxyUrl, bypass: '<-loopback>' },
+        });
+        contexts.add(c);
+        this.contextsOpen++;
+        c.once('close', () => {
+          contexts.delete(c);
+          this.contextsOpen--;
+        });
+        if (signal.aborted) {
+          await c.close().catch(() => {});
+          throw deadlineError(signal);
+        }
+        return c;
+      },
+    };
+  }
+
+  private devtoolsPortOf(b: Browser, pid: number | null): Promise<number> {
+    let port = this.ports.get(b);
+    if (!port) {
+      const p = pid ?? browserPid(b).then((found) => found ?? Promise.reject(new Error('no browser pid')));
+      port = Promise.resolve(p).then(devtoolsPort);
+      port.catch(() => this.ports.delete(b));
+      this.ports.set(b, port);
+    }
+    return port;
+  }
+
+  /**
+   * A session leaves its browser. A browser the session left over the memory budget is retired:
+   * never handed out again (the guard only aborts while work runs, and Chromium can stay above
+   * the budget with its contexts closed), and ended when its last session leaves.
+   */
+  private async leaveBrowser(b: Browser, pid: number | null): Promise<void> {
+    const { memory } = this.opts;
+    this.sessionsOn.set(b, (this.sessionsOn.get(b) ?? 1) - 1);
+    if (pid && memory && b.isConnected()) {
+      const usedMb = await memory.overBudget([pid]);
+      if (usedMb !== null) {
+        memory.retirements++;
+        if (this.browser === b) this.browser = null;
+        this.retired.add(b);
+      }
+    }
+    if ((this.sessionsOn.get(b) ?? 0) === 0) this.sessionsOn.delete(b);
+    await this.endIfRetired(b, pid);
+  }
+
+  private async endIfRetired(b: Browser, pid: number | null): Promise<void> {
+    if (!this.retired.has(b) || (this.sessionsOn.get(b) ?? 0) > 0) return;
+    this.retired.delete(b);
+    await Promise.race([b.close().catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())]);
+    if (pid) await killGroupAndWait(pid);
+  }
 }

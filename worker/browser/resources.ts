@@ -13,9 +13,14 @@ import { createBrowserPool } from './pool.ts';
 
 let resources: (ScanBrowser & { lighthouse: ClosableLighthouseRunner }) | undefined;
 
-export function browserResources(config: Config): ScanBrowser {
+/**
+ * The process's browser and Lighthouse runner. Their policy proxy allows `allowHosts` (default
+ * SCAN_ALLOW_HOSTS): the same hosts the scan's HTTP fetch allows, or the render and Lighthouse
+ * would load the proxy's refusal instead of the page.
+ */
+export function browserResources(config: Config, allowHosts = config.SCAN_ALLOW_HOSTS): ScanBrowser {
   if (!resources) {
-    const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
+    const policy = createUrlPolicy(allowHosts);
     const chromiumPath = config.CHROMIUM_PATH;
     // One budget for everything Chromium this process runs: the pool's browser and Lighthouse's.
     const memory = new MemoryGuard(config.BROWSER_MEMORY_BUDGET_MB);

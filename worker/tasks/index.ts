@@ -14,6 +14,7 @@ import pruneRetention from './prune-retention.ts';
 import pruneScans from './prune-scans.ts';
 import reapDeadWorkers from './reap-dead-workers.ts';
 import scanUrl from './scan-url.ts';
+import verifyAgentVisits from './verify-agent-visits.ts';
 
 // Every task, one file each (file name kebab-case, task name snake_case).
 export const tasks: TaskDef[] = [
@@ -32,4 +33,5 @@ export const tasks: TaskDef[] = [
   geoFanout,
   bSitesFanout,
   bSiteScan,
+  verifyAgentVisits,
 ];

@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { addPrompt, listPrompts } from '../../../shared/geo/prompts.ts';
+import { presentPrompt } from '../../presenters/geo.ts';
 import { PromptBody, PromptList, PromptRecord } from '../../routes/geo/schema.ts';
 import { defineTool } from '../tool.ts';
-
-const present = (p: { id: string; prompt: string; label: string; created_at: Date }) => ({
-  id: Number(p.id),
-  prompt: p.prompt,
-  label: p.label,
-  createdAt: p.created_at.toISOString(),
-});
 
 export const listGeoPrompts = defineTool({
   name: 'list_geo_prompts',
@@ -21,7 +15,7 @@ export const listGeoPrompts = defineTool({
   annotations: { readOnlyHint: true, openWorldHint: false },
   async run(_args, { services, principal }) {
     const { prompts, quota } = await listPrompts(services.db, principal.accountId);
-    const body = { prompts: prompts.map(present), quota, used: prompts.length };
+    const body = { prompts: prompts.map(presentPrompt), quota, used: prompts.length };
     return { structured: body, text: `${body.used} of ${quota} prompts in use.` };
   },
 });
@@ -34,7 +28,7 @@ export const addGeoPrompt = defineTool({
   output: PromptRecord,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   async run(args, { services, principal }) {
-    const body = present(await addPrompt(services.db, principal.accountId, args));
+    const body = presentPrompt(await addPrompt(services.db, principal.accountId, args));
     return { structured: body, text: `Prompt ${body.id} added: "${body.prompt}".` };
   },
 });

@@ -22,6 +22,8 @@ export default defineTool({
       interval?: { low: number; high: number };
       citedCount?: number;
       totalPrompts?: number;
+      answers?: number;
+      citedAnswers?: number;
       status?: string;
       error?: { message: string } | null;
     };
@@ -29,7 +31,7 @@ export default defineTool({
     const text =
       b.status === 'skipped'
         ? `Run skipped: ${b.error?.message ?? 'no reason recorded'}`
-        : `Cited in ${b.citedCount} of ${b.totalPrompts} answers: citation rate ${b.citationRate} (95% interval ${b.interval?.low}-${b.interval?.high}).`;
+        : `${b.citedCount} of ${b.totalPrompts} prompts cited at least once; ${b.citedAnswers} of ${b.answers} answers cite the site: citation rate ${b.citationRate} (95% interval ${b.interval?.low}-${b.interval?.high}).`;
     return { structured: out.structured, text };
   },
 });

@@ -66,6 +66,34 @@
     });
   }
 
+  // Counts on axes at any magnitude: 950, 12k, 1.2M (never cut to ",000").
+  const compact = new Intl.NumberFormat('en', { notation: 'compact', maximumFractionDigits: 1 });
+  window.sightlineFormatCount = (n) => compact.format(n);
+
+  // Long tables (data-page-size): the first rows, then a button shows the next page of them.
+  // Without JavaScript every row shows.
+  for (const table of document.querySelectorAll('table[data-page-size]')) {
+    const size = Number(table.getAttribute('data-page-size'));
+    const rows = [...(table.tBodies[0]?.rows ?? [])];
+    if (!(size > 0) || rows.length <= size) continue;
+    for (const r of rows.slice(size)) r.hidden = true;
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'show-more';
+    if (table.id) button.setAttribute('aria-controls', table.id);
+    const label = () => {
+      const left = rows.filter((r) => r.hidden).length;
+      button.textContent = `Show ${Math.min(size, left)} more (${left} hidden)`;
+    };
+    label();
+    button.addEventListener('click', () => {
+      for (const r of rows.filter((x) => x.hidden).slice(0, size)) r.hidden = false;
+      if (rows.some((r) => r.hidden)) label();
+      else button.remove();
+    });
+    (table.closest('.table-wrap') ?? table).after(button);
+  }
+
   // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count'}.
   // Dates read as the rest of the page does (UTC, "28 Nov 2026, 14:05 UTC"); the x axis spans
   // the data (a single scan is a dot in a one-day window, not a two-year axis); legends show the
@@ -78,13 +106,6 @@
     const d = new Date(secs * 1000);
     const date = `${dayOf(d)} ${d.getUTCFullYear()}`;
     return daily ? date : `${date}, ${clock(d)} UTC`;
-  };
-  // 1234 -> "1,234"; 15300 -> "15.3k"; 1200000 -> "1.2M": short enough for the axis at any size.
-  const compact = (v) => {
-    const a = Math.abs(v);
-    if (a >= 1e6) return `${+(v / 1e6).toFixed(a >= 1e7 ? 0 : 1)}M`;
-    if (a >= 1e4) return `${+(v / 1e3).toFixed(a >= 1e5 ? 0 : 1)}k`;
-    return Math.round(v).toLocaleString('en-GB');
   };
   const charts = document.querySelectorAll('[data-chart]');
   if (charts.length && window.uPlot) {
@@ -133,7 +154,7 @@
             stroke: palette[4],
             grid: { stroke: 'rgba(128,128,128,.15)' },
             size: 50,
-            values: (_u, splits) => splits.map(compact),
+            values: (_u, splits) => splits.map((v) => compact.format(v)),
           },
         ],
         series: [

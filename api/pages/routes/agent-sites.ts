@@ -1,6 +1,6 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
 import { sql } from 'kysely';
+import { z } from 'zod';
 import {
   getSite,
   latestScans,
@@ -20,14 +20,18 @@ import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
 import { type CitabilityView, renderAgentSite, renderAgentSites } from '../agent-sites-pages.ts';
-import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+import { definePage, type PageDef } from '../page.ts';
+import { accountOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // Agent traffic in the console (variant B): registered sites, registering one (its ingest token is
 // shown once), a site's dashboard, and removing a site.
 
 const AGENT_SITE_ID = /^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/;
+const SiteParams = z.object({ id: z.string().regex(AGENT_SITE_ID) });
+const SiteForm = z.object({ url: z.string().default(''), label: z.string().optional() });
 
-export function agentSiteRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+export function agentSiteRoutes(kit: PageKit): PageDef[] {
+  const { services } = kit;
   const { db, config } = services;
 
   const agentSitesPage = async (
@@ -51,36 +55,63 @@ export function agentSiteRoutes(router: Router, { services, signedIn, notFoundPa
     );
   };
 
-  router.get(
-    '/console/agent-sites',
-    signedIn(async (ctx, web) => (isVariant(web, 'B') ? agentSitesPage(ctx, web) : notFoundPage(ctx, web))),
-  );
-  router.post(
-    '/console/agent-sites',
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'B')) return notFoundPage(ctx, web);
-      const f = formOf(ctx);
-      try {
-        const made = await registerSite(db, { accountId: accountOf(web), url: f.url ?? '', label: f.label });
-        // The ingest token is in this answer only: never cached, never in a Referer.
-        ctx.set('Referrer-Policy', 'no-referrer');
-        await agentSitesPage(ctx, web, { registered: { site: made.site, token: made.ingestToken } }, 201);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        await agentSitesPage(
-          ctx,
-          web,
-          { form: { url: f.url, label: f.label, error: err.detail } },
-          err.status,
-        );
-      }
+  return [
+    definePage({
+      method: 'get',
+      path: '/console/agent-sites',
+      auth: 'B',
+      handler: async (ctx, web) => agentSitesPage(ctx, web),
     }),
-  );
-  router.get(
-    '/console/agent-sites/:id',
-    signedIn(async (ctx, web) => {
-      const id = ctx.params.id!;
-      if (!isVariant(web, 'B') || !AGENT_SITE_ID.test(id)) return notFoundPage(ctx, web);
+    definePage({
+      method: 'post',
+      path: '/console/agent-sites',
+      auth: 'B',
+      form: SiteForm,
+      handler: async (ctx, web, { form: f }) => {
+        try {
+          const made = await registerSite(db, {
+            accountId: accountOf(web),
+            url: f.url,
+            label: f.label,
+          });
+          // The ingest token is in this answer only: never cached, never in a Referer.
+          ctx.set('Referrer-Policy', 'no-referrer');
+          await agentSitesPage(ctx, web, { registered: { site: made.site, token: made.ingestToken } }, 201);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          await agentSitesPage(
+            ctx,
+            web,
+            { form: { url: f.url, label: f.label, error: err.detail } },
+            err.status,
+          );
+        }
+      },
+    }),
+    definePage({
+      method: 'post',
+      path: '/console/agent-sites/:id/remove',
+      auth: 'B',
+      params: SiteParams,
+      handler: async (ctx, web, { params: { id } }) => {
+        const site = await getSite(db, accountOf(web), id); // another account's: 404
+        await removeSite(db, accountOf(web), site.id);
+        await agentSitesPage(ctx, web, { removed: site.label });
+      },
+    }),
+    agentSitePage(kit),
+  ];
+}
+
+/** One agent site's dashboard: traffic, agents, pages, insights and its citability scan. */
+function agentSitePage({ services }: PageKit): PageDef {
+  const { db, config } = services;
+  return definePage({
+    method: 'get',
+    path: '/console/agent-sites/:id',
+    auth: 'B',
+    params: SiteParams,
+    handler: async (ctx, web, { params: { id } }) => {
       const site = await getSite(db, accountOf(web), id); // another account's: 404
       const w = await resolveWindow(db);
       const [stats, daily, agents, pages, insights, scans] = await Promise.all([
@@ -116,16 +147,6 @@ export function agentSiteRoutes(router: Router, { services, signedIn, notFoundPa
           baseUrl: config.publicBaseUrl,
         }),
       );
-    }),
-  );
-  router.post(
-    '/console/agent-sites/:id/remove',
-    signedIn(async (ctx, web) => {
-      const id = ctx.params.id!;
-      if (!isVariant(web, 'B') || !AGENT_SITE_ID.test(id)) return notFoundPage(ctx, web);
-      const site = await getSite(db, accountOf(web), id); // another account's: 404
-      await removeSite(db, accountOf(web), site.id);
-      await agentSitesPage(ctx, web, { removed: site.label });
-    }),
-  );
+    },
+  });
 }

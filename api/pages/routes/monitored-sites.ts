@@ -1,17 +1,27 @@
-import type Router from '@koa/router';
 import type { Context } from 'koa';
+import { z } from 'zod';
 import { activeSubscription } from '../../../shared/accounts/accounts.ts';
 import { rotateStatusToken } from '../../../shared/accounts/status-token.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { recentAlerts, sitesWithHistory } from '../../../shared/monitoring/history.ts';
 import { addSite, statusPageUrl } from '../../../shared/monitoring/sites.ts';
-import { renderNoPlan, renderSite, renderSites } from '../console-pages.ts';
-import { accountOf, formOf, html200, isVariant, type PageKit, viewerOf, type Web } from '../web.ts';
+import { renderNoPlan, renderSites } from '../console-pages.ts';
+import { definePage, type PageDef } from '../page.ts';
+import { accountOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 
 // Monitoring in the console (variant A): the account's monitored sites with their history and
-// alerts, adding a site, one site's page, and a new status-page link.
+// alerts, adding a site, and a new status-page link (one site's page: monitored-site.ts).
 
-export function siteRoutes(router: Router, { services, signedIn, notFoundPage }: PageKit): void {
+const SiteForm = z.object({
+  url: z.string().default(''),
+  label: z.string().optional(),
+  site_type: z
+    .string()
+    .optional()
+    .transform((v) => (v === 'competitor' ? 'competitor' : 'own')),
+});
+
+export function siteRoutes({ services }: PageKit): PageDef[] {
   const { db, config } = services;
 
   const sitesPage = async (
@@ -39,48 +49,39 @@ export function siteRoutes(router: Router, { services, signedIn, notFoundPage }:
     );
   };
 
-  router.get(
-    '/console/sites',
-    signedIn(async (ctx, web) => (isVariant(web, 'A') ? sitesPage(ctx, web) : notFoundPage(ctx, web))),
-  );
-  router.post(
-    '/console/sites',
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'A')) return notFoundPage(ctx, web);
-      const f = formOf(ctx);
-      const siteType = f.site_type === 'competitor' ? 'competitor' : 'own';
-      const label = f.label?.trim() || undefined;
-      try {
-        const site = await addSite(services, accountOf(web), { url: f.url ?? '', label, siteType });
-        await sitesPage(ctx, web, { added: site.label }, 201);
-      } catch (err) {
-        if (!(err instanceof AppError) || err.status >= 500) throw err;
-        await sitesPage(ctx, web, { url: f.url, label: f.label, siteType, error: err.detail }, err.status);
-      }
+  return [
+    definePage({
+      method: 'get',
+      path: '/console/sites',
+      auth: 'A',
+      handler: async (ctx, web) =>
+        sitesPage(ctx, web, ctx.query.removed === '1' ? { removed: true } : undefined),
     }),
-  );
-  router.post(
-    '/console/sites/status-link',
-    signedIn(async (ctx, web) => {
-      if (!isVariant(web, 'A')) return notFoundPage(ctx, web);
-      const token = await rotateStatusToken(db, accountOf(web));
-      await sitesPage(ctx, web, undefined, 200, token ? statusPageUrl(config, token) : undefined);
+    definePage({
+      method: 'post',
+      path: '/console/sites',
+      auth: 'A',
+      form: SiteForm,
+      handler: async (ctx, web, { form: f }) => {
+        const siteType = f.site_type;
+        const label = f.label?.trim() || undefined;
+        try {
+          const site = await addSite(services, accountOf(web), { url: f.url, label, siteType });
+          await sitesPage(ctx, web, { added: site.label }, 201);
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status >= 500) throw err;
+          await sitesPage(ctx, web, { url: f.url, label: f.label, siteType, error: err.detail }, err.status);
+        }
+      },
     }),
-  );
-  router.get(
-    '/console/sites/:id',
-    signedIn(async (ctx, web) => {
-      const id = ctx.params.id!;
-      if (!isVariant(web, 'A') || !/^\d{1,18}$/.test(id)) return notFoundPage(ctx, web);
-      const [site] = await sitesWithHistory(db, accountOf(web), { siteId: id });
-      if (!site) return notFoundPage(ctx, web);
-      html200(
-        ctx,
-        renderSite(viewerOf(web), {
-          ...site,
-          alerts: await recentAlerts(db, accountOf(web), { siteId: id }),
-        }),
-      );
+    definePage({
+      method: 'post',
+      path: '/console/sites/status-link',
+      auth: 'A',
+      handler: async (ctx, web) => {
+        const token = await rotateStatusToken(db, accountOf(web));
+        await sitesPage(ctx, web, undefined, 200, token ? statusPageUrl(config, token) : undefined);
+      },
     }),
-  );
+  ];
 }

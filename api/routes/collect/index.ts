@@ -1,7 +1,7 @@
 import { AdmissionError, Admitter, rateLimitError } from '../../../shared/accounts/admission.ts';
 import { takeEvents } from '../../../shared/agent-traffic/budget.ts';
 import { authorizeCollect, processVerifier, toIngestRequest } from '../../../shared/agent-traffic/collect.ts';
-import { ingest } from '../../../shared/agent-traffic/ingest.ts';
+import { ingest, pastRetention } from '../../../shared/agent-traffic/ingest.ts';
 import { rateLimited } from '../../../shared/metrics.ts';
 import { callerOf, setRateHeaders } from '../../middlewares/guard.ts';
 import { ProblemSchema } from '../../openapi.ts';
@@ -54,22 +54,27 @@ export default [
         throw auth.error;
       }
       const limit = services.config.AGENT_INGEST_EVENTS_PER_HOUR;
-      const budget = await takeEvents(services.db, auth.site.id, body.requests.length, limit);
+      const retentionDays = services.config.AGENT_EVENTS_RETENTION_DAYS;
+      const requests = body.requests.map(toIngestRequest);
+      // Requests past retention are dropped unstored (ingest), so they spend none of the budget.
+      const expired = pastRetention(retentionDays);
+      const live = requests.reduce((n, r) => (expired(r) ? n : n + 1), 0);
+      const budget = await takeEvents(services.db, auth.site.id, live, limit);
       setRateHeaders(ctx, budget);
       if (!budget.allowed) {
         rateLimited.inc({ kind: 'ingest' });
         throw rateLimitError(
           budget,
-          `this site's ingestion (${budget.remaining} events left, the batch has ${body.requests.length})`,
+          `this site's ingestion (${budget.remaining} events left, the batch has ${live} within retention)`,
         );
       }
       const counts = await ingest(
         services.db,
         auth.site,
         'collect',
-        body.requests.map(toIngestRequest),
+        requests,
         processVerifier(services.config),
-        { retentionDays: services.config.AGENT_EVENTS_RETENTION_DAYS },
+        { retentionDays },
       );
       ctx.status = 202;
       ctx.body = { ...counts, invalid: 0 };

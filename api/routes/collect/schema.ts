@@ -16,7 +16,7 @@ const TRACKING_ID = /^site_[0-9A-Za-z]{16}$/;
 export const CollectItem = z
   .object({
     time: z
-      .union([z.string().max(64), z.number().int()])
+      .union([z.string().max(64).meta({ format: 'date-time' }), z.number().int()])
       .refine(inWindow, 'time must be an ISO 8601 timestamp or epoch milliseconds between 2000 and tomorrow')
       .describe('When the request was served: ISO 8601 or epoch milliseconds'),
     method: z.string().regex(METHOD, 'an HTTP method'),
@@ -25,12 +25,14 @@ export const CollectItem = z
       .min(1)
       .max(8192)
       .refine(validPath, 'a path starting with / or an absolute http(s) URL')
+      .meta({ pattern: '^(/|https?://)' })
       .describe('Path (with query) or absolute URL of the request'),
     status: z.number().int().min(100).max(599).nullish().describe('Response status the site answered'),
     ip: z
       .string()
       .max(64)
       .refine(validIp, 'an IPv4 or IPv6 address')
+      .meta({ anyOf: [{ format: 'ipv4' }, { format: 'ipv6' }] })
       .describe('Client address (not a proxy’s)'),
     user_agent: z.string().max(4096),
     referer: z.string().max(4096).nullish(),
@@ -64,6 +66,12 @@ export const CollectResult = z
       .int()
       .describe(
         'Requests older than the raw-event retention (AGENT_EVENTS_RETENTION_DAYS): neither stored nor counted',
+      ),
+    pending_verification: z
+      .number()
+      .int()
+      .describe(
+        'Of the events stored, those waiting for their reverse-DNS look-up (`verification: pending`): settled by the worker within minutes',
       ),
     invalid: z.number().int().describe('Always 0: a batch with an invalid item is refused whole'),
   })

@@ -1,4 +1,4 @@
-import type { GeoPrompt, GeoRun, GeoRunKind } from '../../../shared/db/tables/geo.ts';
+import type { GeoRun, GeoRunKind } from '../../../shared/db/tables/geo.ts';
 import type { Scan } from '../../../shared/db/tables/scans.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { addPrompt, listPrompts, removePrompt } from '../../../shared/geo/prompts.ts';
@@ -7,6 +7,7 @@ import { checkView, historyView, latestRunView, latestView, presentRun } from '.
 import { awaitRun, getAccountRun, isFinished, requestRun } from '../../../shared/geo/visibility-runs.ts';
 import type { Services } from '../../../shared/services.ts';
 import { ProblemSchema } from '../../openapi.ts';
+import { presentPrompt } from '../../presenters/geo.ts';
 import { type Access, defineRoute, type RouteContext } from '../../route.ts';
 import {
   CheckPending,
@@ -70,13 +71,6 @@ async function answerRun(ctx: RouteContext, services: Services, run: GeoRun) {
   }
   ctx.body = await presentRun(services.db, run);
 }
-
-const presentPrompt = (p: GeoPrompt) => ({
-  id: Number(p.id),
-  prompt: p.prompt,
-  label: p.label,
-  createdAt: p.created_at.toISOString(),
-});
 
 function runRoute(kind: GeoRunKind, path: string) {
   const sov = kind === 'sov';

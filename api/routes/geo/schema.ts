@@ -80,7 +80,7 @@ const RunHeader = {
   runId: z.string(),
   kind: z.enum(['visibility', 'sov']),
   status: z.enum(['queued', 'running', 'done', 'failed', 'skipped']),
-  trigger: z.enum(['api', 'schedule', 'mcp']),
+  trigger: z.enum(['api', 'schedule', 'mcp', 'console']),
   siteId: z.number().int(),
   providers: z.array(z.string()),
   runsPerPrompt: z.number().int(),
@@ -96,14 +96,28 @@ const Usage = z.object({
   totalTokens: z.number().nullable(),
 });
 
+// The counts keep their plain meaning (decisions.md, GEO).
+const TotalPrompts = z.number().int().describe('Prompts in the run (= results.length)');
+const CitedCount = z.number().int().describe('Prompts cited in at least one answer');
+const Answers = z
+  .number()
+  .int()
+  .describe(
+    'Answers of the engines that cite: prompts x runsPerPrompt x citing providers, less failed calls',
+  );
+const CitedAnswers = z.number().int().describe('Answers that cite the site');
+const CitationRate = z.number().describe('citedAnswers / answers: the share of answers that cite the site');
+
 export const VisibilityRun = z
   .object({
     ...RunHeader,
     url: z.string(),
     platform: z.string().describe('The provider, or "all" when the run asked several'),
-    citedCount: z.number().int().describe('Cited answers (prompt askings) over all citing providers'),
-    totalPrompts: z.number().int().describe('Prompt askings: prompts x runsPerPrompt x citing providers'),
-    citationRate: z.number().describe('citedCount / totalPrompts'),
+    citedCount: CitedCount,
+    totalPrompts: TotalPrompts,
+    answers: Answers,
+    citedAnswers: CitedAnswers,
+    citationRate: CitationRate,
     interval: Interval,
     promptCount: z.number().int(),
     mentionCount: z.number().int().describe('Answers naming the site (domain or label) in their text'),
@@ -122,8 +136,10 @@ export const VisibilityRun = z
         cites: z.boolean().describe('false: the engine cannot cite (mentions only)'),
         status: z.enum(['ok', 'failed']).nullable(),
         error: z.object({ code: z.string(), message: z.string() }).optional(),
-        citedCount: z.number().int(),
-        totalPrompts: z.number().int(),
+        citedCount: CitedCount,
+        totalPrompts: TotalPrompts,
+        answers: Answers,
+        citedAnswers: CitedAnswers,
         citationRate: z.number(),
         interval: Interval,
         mentionCount: z.number().int(),
@@ -135,7 +151,7 @@ export const VisibilityRun = z
         promptId: z.number().int(),
         label: z.string(),
         prompt: z.string(),
-        cited: z.boolean().describe('Cited in at least half of its askings'),
+        cited: z.boolean().describe('Cited in at least one of its answers'),
         citedRuns: z.number().int(),
         runs: z.number().int(),
         citationRate: z.number(),
@@ -165,8 +181,10 @@ const SiteRate = {
   label: z.string(),
   citationRate: z.number(),
   interval: Interval,
-  citedCount: z.number().int(),
-  totalPrompts: z.number().int(),
+  citedCount: CitedCount,
+  totalPrompts: TotalPrompts,
+  answers: Answers,
+  citedAnswers: CitedAnswers,
 };
 
 export const ShareOfVoice = z
@@ -219,8 +237,10 @@ export const GeoLatest = z
         runId: z.string(),
         finishedAt: z.string().nullable(),
         platform: z.string(),
-        citedCount: z.number().int(),
-        totalPrompts: z.number().int(),
+        citedCount: CitedCount,
+        totalPrompts: TotalPrompts,
+        answers: Answers,
+        citedAnswers: CitedAnswers,
         citationRate: z.number(),
         interval: Interval,
         change: VisibilityRun.shape.change,

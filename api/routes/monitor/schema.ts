@@ -141,6 +141,7 @@ const notForCompetitors = (name: string) =>
     .unknown()
     .refine((v) => v === undefined, `competitor sites never alert: they take no ${name}`)
     .optional()
+    .meta({ not: {} }) // no value is valid: the property must be absent
     .describe('Not accepted (400): competitor sites never alert');
 
 export const AddCompetitorBody = z.object({
@@ -173,7 +174,8 @@ export const UpdateSiteBody = z
   .refine((b) => Object.keys(b).length > 0, {
     message:
       'give at least one of label, webhook_url, alert_threshold, status, indexnow_key, indexnow_key_location',
-  });
+  })
+  .meta({ minProperties: 1 });
 
 export const SiteIdParams = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
 export const CompareParams = z.object({

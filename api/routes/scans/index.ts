@@ -32,7 +32,7 @@ export async function presentA(services: Services, scan: Scan, withRecommendatio
   const body = presentScanA(scan);
   if (!withRecommendation) return body;
   const prices = new Map((await listProducts(services.db)).map((p) => [p.id, p.price_pence]));
-  return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config) };
+  return { ...body, recommendation: recommendBundle(body.dimensions, prices, services.config, scan.url) };
 }
 
 export type ScanView = 'a' | 'b' | 'llmstxt' | 'citability';
@@ -135,7 +135,7 @@ export default [
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
       422: {
         description:
-          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); a new request starts a fresh scan',
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); `browser_memory_budget` / `worker_memory_budget`: the browser or the worker went over its memory budget (BROWSER_MEMORY_BUDGET_MB, WORKER_MEMORY_BUDGET_MB) while it ran. A new request starts a fresh scan',
       },
     },
     async handler(ctx, { query }, services) {
@@ -162,7 +162,7 @@ export default [
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
       422: {
         description:
-          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); a new request starts a fresh scan',
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); `browser_memory_budget` / `worker_memory_budget`: the browser or the worker went over its memory budget (BROWSER_MEMORY_BUDGET_MB, WORKER_MEMORY_BUDGET_MB) while it ran. A new request starts a fresh scan',
       },
     },
     async handler(ctx, { body }, services) {
@@ -189,7 +189,7 @@ export default [
       403: { description: '`view=a` with a variant B key' },
       422: {
         description:
-          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); a new request starts a fresh scan',
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); `browser_memory_budget` / `worker_memory_budget`: the browser or the worker went over its memory budget (BROWSER_MEMORY_BUDGET_MB, WORKER_MEMORY_BUDGET_MB) while it ran. A new request starts a fresh scan',
       },
     },
     async handler(ctx, { params, query }, services) {

@@ -54,6 +54,14 @@ export const DimensionA = z.object({
   passes: z.array(z.string()),
 });
 
+/** Why a partial scan lacks each missing artifact. */
+const PartialReasons = z
+  .record(z.string(), z.string())
+  .optional()
+  .describe(
+    'present when partial: why each missing artifact is missing (a gatherer error, or a browser load that ended on a refusal, a proxy error or another status than the HTTP fetch)',
+  );
+
 export const ScanResultA = z
   .object({
     url: z.string().describe('Normalised URL, with scheme'),
@@ -75,6 +83,7 @@ export const ScanResultA = z
       .array(z.string())
       .optional()
       .describe('present when partial: the artifacts that are missing (e.g. Lighthouse, Rendered)'),
+    partialReasons: PartialReasons,
   })
   .meta({ id: 'ScanResultA' });
 
@@ -105,6 +114,7 @@ export const ScanResultB = z
       .array(z.string())
       .optional()
       .describe('present when partial: the artifacts that are missing (e.g. Lighthouse, Rendered)'),
+    partialReasons: PartialReasons,
   })
   .meta({ id: 'ScanResultB' });
 

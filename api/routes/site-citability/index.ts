@@ -95,6 +95,8 @@ export default [
     responses: {
       200: { description: 'The finished scan', schema: SiteCitability },
       202: { description: 'Still running', schema: SiteScanPending, headers: locationHeader },
+      401: { description: 'No valid API key' },
+      403: { description: '`variant_mismatch`: the key is not a variant B key' },
       422: failed,
     },
     async handler(ctx, { params }, services) {

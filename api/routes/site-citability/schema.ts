@@ -35,6 +35,7 @@ export const SiteCitability = z
     mode: z.enum(['quick', 'full']),
     partial: ScanResultB.shape.partial,
     missingArtifacts: ScanResultB.shape.missingArtifacts,
+    partialReasons: ScanResultB.shape.partialReasons,
   })
   .meta({ id: 'SiteCitability' });
 

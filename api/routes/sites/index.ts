@@ -61,7 +61,7 @@ export default [
     operationId: 'getSiteStats',
     summary: 'Agent visits by platform and type, verified share, AI referrals, top pages and a daily trend',
     description:
-      'Window: from `since` (default 30 days before now), moved to the next UTC midnight (pages and referrals are kept per day; `requestedSince` echoes what was asked), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic.',
+      'Window: from `since` (default 30 days before now), started at 00:00 UTC of the day that contains it (pages and referrals are kept per day; `requestedSince` echoes what was asked, `windowRule` says so), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic.',
     tags,
     access,
     request: { params: SiteParams, query: WindowQuery },

@@ -38,9 +38,19 @@ const share = z.number().min(0).max(100).describe('Percent, one decimal');
 const platform = z
   .string()
   .describe('OpenAI, Anthropic, Perplexity, Google, Apple, Meta, Microsoft, ... or Other');
-const verificationEnum = z.enum(['signature', 'ip', 'rdns', 'none', 'spoofed']);
+const verificationEnum = z.enum(['signature', 'ip', 'rdns', 'none', 'pending', 'unverified', 'spoofed']);
 export const VerificationMix = z
-  .object({ signature: count, ip: count, rdns: count, none: count, spoofed: count })
+  .object({
+    signature: count,
+    ip: count,
+    rdns: count,
+    none: count,
+    pending: count.describe('Waiting for their reverse-DNS look-up (settled within minutes by the worker)'),
+    unverified: count.describe(
+      'Reverse DNS told nothing (a timeout, a resolver failure): retried later, never spoofed',
+    ),
+    spoofed: count,
+  })
   .meta({ id: 'VerificationMix' });
 
 export const WindowQuery = z.object({
@@ -52,16 +62,19 @@ export const WindowQuery = z.object({
     .refine((s) => Date.parse(s) >= EARLIEST_EVENT_MS, 'must be 2000-01-01T00:00:00Z or later')
     .optional()
     .describe(
-      'ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now. Counts begin at the first UTC midnight at or after it (the response’s `since`)',
+      'ISO 8601 start of the window, 2000-01-01 or later; default 30 days before now. Counts begin at 00:00 UTC of the day that contains it (the response’s `since`)',
     ),
 });
 
 // The window of /stats, /agents, /pages and /insights (shared/agent-traffic/stats.ts windowStart).
 const windowFields = {
   since: iso.describe(
-    'Start of the window every count covers: the requested `since` moved to a UTC midnight, the first at or after it (today’s for a window inside today), as pages, AI referrals and coverage are kept per UTC day',
+    'Start of the window every count covers: 00:00 UTC of the day that contains the requested `since`, as pages, AI referrals and coverage are kept per UTC day',
   ),
   requestedSince: iso.describe('`since` as asked for, or the default (30 days before now)'),
+  windowRule: z
+    .literal('utc-day-of-since')
+    .describe('How `since` follows from `requestedSince`: the start of its UTC day'),
   until: iso,
 };
 
@@ -73,11 +86,19 @@ export const SiteStats = z
     verifiedVisits: count,
     verifiedShare: share,
     spoofedVisits: count,
+    pendingVerification: count.describe(
+      'Visits whose reverse-DNS verification has not run yet (`verification.pending`)',
+    ),
     verification: VerificationMix,
     platforms: z.array(z.object({ platform, visits: count, share, verifiedShare: share })),
     types: z.array(
       z.object({ type: z.enum(['training', 'search', 'browse', 'unknown']), visits: count, share }),
     ),
+    searchEngines: z
+      .object({ visits: count, platforms: z.array(z.object({ platform, visits: count })) })
+      .describe(
+        'Classic search-engine crawlers (Googlebot, bingbot, YandexBot, ...): shown beside, not in the AI totals',
+      ),
     aiReferrals: z.object({
       visits: count.describe('Human visits referred by answer engines'),
       platforms: z.array(z.object({ platform, visits: count })),
@@ -99,7 +120,7 @@ export const SiteStats = z
 
 export const EventsQuery = z.object({
   platform: z.string().max(64).optional(),
-  type: z.enum(['training', 'search', 'browse']).optional(),
+  type: z.enum(['training', 'search', 'browse', 'search-engine']).optional(),
   verification: verificationEnum.optional(),
   path: z.string().max(2048).optional().describe('Exact path (without query)'),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
@@ -118,7 +139,7 @@ export const AgentEvent = z
     userAgent: z.string(),
     platform,
     agent: z.string().nullable().describe('Catalogue token; null for an unnamed AI agent'),
-    type: z.enum(['training', 'search', 'browse']).nullable(),
+    type: z.enum(['training', 'search', 'browse', 'search-engine']).nullable(),
     verification: verificationEnum,
     confidence: z.number().min(0).max(1),
     source: z.enum(['collect', 'import']),
@@ -149,7 +170,7 @@ export const AgentBreakdown = z
         agents: z.array(
           z.object({
             agent: z.string().nullable(),
-            type: z.enum(['training', 'search', 'browse']).nullable(),
+            type: z.enum(['training', 'search', 'browse', 'search-engine']).nullable(),
             ...seen,
           }),
         ),

@@ -21,6 +21,11 @@ async function checkDatabase(services: Services): Promise<boolean> {
   return lastHealthy;
 }
 
+/** The database's health as /api/v1/status reports it (checked at most once a second). */
+export async function serviceHealthy(services: Services): Promise<boolean> {
+  return Date.now() - lastCheck < 1000 ? lastHealthy : checkDatabase(services);
+}
+
 // The answer depends only on the configuration and the health flag: serialised once per flag, as
 // this is the endpoint load balancers and uptime checks call most.
 const bodies = new WeakMap<Services['config'], Map<boolean, string>>();

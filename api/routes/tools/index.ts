@@ -37,7 +37,7 @@ export default [
       202: { description: 'Still running; poll Location', schema: ScanPending, headers: locationHeader },
       422: {
         description:
-          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); a new request starts a fresh scan',
+          'The site could not be fetched (`site_unreachable`), or the page answered HTTP 4xx/5xx (`target_error_status`, with `httpStatus`): an error page is not scored. `scan_failed`: the scan could not be completed (its job ran out of attempts); `browser_memory_budget` / `worker_memory_budget`: the browser or the worker went over its memory budget (BROWSER_MEMORY_BUDGET_MB, WORKER_MEMORY_BUDGET_MB) while it ran. A new request starts a fresh scan',
       },
     },
     async handler(ctx, { body }, services) {

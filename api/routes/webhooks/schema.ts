@@ -19,7 +19,7 @@ export const Threshold = z
   .describe(
     'Scores (1-100) that alert when a weekly scan crosses them: `overall` and/or dimension ids. Below the line: score_drop (overall) or dimension_drop; back at or above it: recovered.',
   )
-  .meta({ id: 'WebhookThreshold' });
+  .meta({ id: 'WebhookThreshold', minProperties: 1 });
 
 const events = z
   .array(z.enum(SUBSCRIBABLE_EVENTS))

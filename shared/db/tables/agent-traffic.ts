@@ -15,7 +15,7 @@ export interface AgentSitesTable {
 }
 export type AgentSite = Selectable<AgentSitesTable>;
 
-export type Verification = 'signature' | 'ip' | 'rdns' | 'none' | 'spoofed';
+export type Verification = 'signature' | 'ip' | 'rdns' | 'none' | 'pending' | 'unverified' | 'spoofed';
 
 export interface AgentEventsTable {
   site_id: string;

@@ -29,7 +29,7 @@ export type GeoCheckRow = Selectable<GeoChecksTable>;
 
 export type GeoRunKind = 'visibility' | 'sov';
 export type GeoRunStatus = 'queued' | 'running' | 'done' | 'failed' | 'skipped';
-export type GeoRunTrigger = 'api' | 'schedule' | 'mcp';
+export type GeoRunTrigger = 'api' | 'schedule' | 'mcp' | 'console';
 
 export interface GeoRunSite {
   id: number;
@@ -52,6 +52,8 @@ export interface GeoRunsTable {
   calls_month: ColumnType<Date | null, never, string | null>;
   /** Reserved calls given back when the run finished; null until then (set once). */
   calls_refunded: ColumnType<number | null, never, never>;
+  /** Provider calls sent over every attempt of the run's job (counted as each goes out). */
+  calls_made: ColumnType<number, never, number>;
   sites: Json<GeoRunSite[]>;
   summary: Json<Record<string, unknown> | null>;
   error: Json<{ code: string; message: string } | null>;

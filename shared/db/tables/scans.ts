@@ -18,6 +18,8 @@ export interface ScansTable {
   results: Json<Record<string, unknown> | null>;
   /** Artifacts the scan should have and lacks; empty when complete (see shared/scans/partial.ts). */
   missing_artifacts: ColumnType<string[], string[] | undefined, string[]>;
+  /** Why each missing artifact is missing, by artifact name; {} when complete. */
+  partial_reasons: Json<Record<string, string>>;
   created_at: ColumnType<Date, never, never>;
   started_at: ColumnType<Date | null, Date | string | undefined, Date | string>;
   finished_at: ColumnType<Date | null, Date | string | undefined, Date | string>;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { performance } from 'node:perf_hooks';
 import type { BrowserContextOptions, Page } from 'playwright-core';
+import { PROXY_ANSWER_HEADER } from '../../net/policy-proxy.ts';
 import type { RenderedArtifact, RenderedViewport } from '../artifacts.ts';
 import type { BrowserPool, BrowserSession } from '../browser.ts';
 
@@ -249,14 +250,24 @@ function listen(page: Page, events: PageEvents): void {
   });
 }
 
-/** Navigates with bounded waits; returns ms until `load` (or until we stopped waiting for it). */
-async function load(page: Page, url: string): Promise<number> {
+/**
+ * Navigates with bounded waits; returns ms until `load` (or until we stopped waiting for it) and
+ * what answered the main document.
+ */
+async function load(
+  page: Page,
+  url: string,
+): Promise<{ loadMs: number; document: NonNullable<RenderedArtifact['document']> }> {
   const started = performance.now();
-  await page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAV_TIMEOUT_MS });
+  const response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: NAV_TIMEOUT_MS });
   await page.waitForLoadState('load', { timeout: LOAD_GRACE_MS }).catch(() => {});
   const loadMs = performance.now() - started;
   await page.waitForLoadState('networkidle', { timeout: QUIET_GRACE_MS }).catch(() => {});
-  return Math.round(loadMs);
+  const proxy = response?.headers()[PROXY_ANSWER_HEADER];
+  return {
+    loadMs: Math.round(loadMs),
+    document: { status: response?.status() ?? null, ...(proxy ? { proxy } : {}) },
+  };
 }
 
 async function openPage(
@@ -311,7 +322,7 @@ export async function gatherRendered(
 
     // Both sizes load side by side; the desktop page then also carries the DOM, text and axe.
     const desktopWork = (async () => {
-      const loadMs = await load(desktopPage, ctx.url);
+      const { loadMs, document: mainDocument } = await load(desktopPage, ctx.url);
       const desktop = await measure(desktopPage, DESKTOP);
       const dom = await inPage(
         desktopPage,
@@ -325,7 +336,7 @@ export async function gatherRendered(
         MAX_TEXT,
       );
       const axe = await runAxeIn(desktopPage);
-      return { loadMs, desktop, dom, axe, finalUrl: desktopPage.url() };
+      return { loadMs, desktop, dom, axe, finalUrl: desktopPage.url(), mainDocument };
     })();
     const mobileWork = (async () => {
       await load(mobilePage, ctx.url);
@@ -336,6 +347,7 @@ export async function gatherRendered(
     const blockedRequests = [...new Set(session.blocked)]; // both viewports request the same things
     return {
       finalUrl: d.finalUrl,
+      document: d.mainDocument,
       html: `${d.dom.doctype}${d.dom.doctype ? '\n' : ''}${d.dom.html}`.slice(0, MAX_HTML),
       visibleText: d.dom.text,
       title: d.dom.title,

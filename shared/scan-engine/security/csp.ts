@@ -174,33 +174,171 @@ export function upgradesInsecureRequests(page: Pick<PageArtifact, 'headers' | 'h
   );
 }
 
-export function analyzeCsp(page: Pick<PageArtifact, 'headers' | 'html' | 'finalUrl'>): CspAnalysis {
-  const noPolicy = (result: string): CspAnalysis => ({
-    result,
-    http: false,
-    meta: false,
-    policies: 0,
-    directives: null,
-    flags: null,
-  });
-  const httpTexts =
-    page.headers['content-security-policy'] === undefined
-      ? []
-      : splitPolicies([page.headers['content-security-policy']]);
+const noPolicy = (result: string): CspAnalysis => ({
+  result,
+  http: false,
+  meta: false,
+  policies: 0,
+  directives: null,
+  flags: null,
+});
+
+/** The page's policies by origin, or null when any of them does not parse. */
+function readPolicies(page: Pick<PageArtifact, 'headers' | 'html'>): {
+  httpTexts: string[];
+  metaTexts: string[];
+  parsed: { http: ParsedPolicy[]; meta: ParsedPolicy[] } | null;
+} {
+  const header = page.headers['content-security-policy'];
+  const httpTexts = header === undefined ? [] : splitPolicies([header]);
   const metaTexts = splitPolicies(metaPolicies(page.html).csp);
-  let http: ParsedPolicy[];
-  let meta: ParsedPolicy[];
   try {
-    http = httpTexts.map(parsePolicy);
-    meta = metaTexts.map(parsePolicy);
+    const http = httpTexts.map(parsePolicy);
+    const meta = metaTexts.map(parsePolicy);
+    for (const p of meta) for (const d of HEADER_ONLY) p.directives.delete(d);
+    return { httpTexts, metaTexts, parsed: { http, meta } };
   } catch {
+    return { httpTexts, metaTexts, parsed: null };
+  }
+}
+
+/** The source lists Observatory judges; an absent directive allows everything ('*'). */
+interface JudgedSources {
+  scriptSrc: SourceList;
+  styleSrc: SourceList;
+  objectSrc: SourceList;
+  baseUri: SourceList;
+  formAction: SourceList;
+  frameAncestors: SourceList;
+}
+
+const hasNonceOrHash = (list: SourceList) =>
+  [...list].some((s) => NONCE_OR_HASH.some((p) => s.startsWith(p)));
+
+/**
+ * The lists to judge, from the effective policy of every enforced policy (frame-ancestors from
+ * headers alone). Script and style lists are copies the caller may prune; with a nonce or hash
+ * present, browsers ignore 'unsafe-inline', so it is removed from them here.
+ */
+function judgedSources(csp: Directives, httpOnly: Directives): JudgedSources {
+  const star = () => new Set(['*']);
+  const copy = (s: SourceList | undefined) => (s ? new Set(s) : undefined);
+  const sources = {
+    scriptSrc: copy(csp.get('script-src') ?? csp.get('default-src')) ?? star(),
+    styleSrc: copy(csp.get('style-src') ?? csp.get('default-src')) ?? star(),
+    objectSrc: copy(csp.get('object-src') ?? csp.get('default-src')) ?? star(),
+    baseUri: csp.get('base-uri') ?? star(),
+    formAction: csp.get('form-action') ?? star(),
+    frameAncestors: httpOnly.get('frame-ancestors') ?? star(),
+  };
+  for (const list of [sources.scriptSrc, sources.styleSrc])
+    if (hasNonceOrHash(list)) list.delete("'unsafe-inline'");
+  return sources;
+}
+
+/**
+ * 'strict-dynamic' trusts only nonce/hash-approved scripts: host, scheme, 'self' and
+ * 'unsafe-inline' sources are then ignored, so they are removed from scriptSrc. Without a nonce
+ * or hash it blocks every script, which Observatory calls invalid.
+ */
+function applyStrictDynamic(scriptSrc: SourceList): 'absent' | 'strict' | 'invalid' {
+  if (!scriptSrc.has("'strict-dynamic'")) return 'absent';
+  if (!hasNonceOrHash(scriptSrc)) return 'invalid';
+  for (const s of [...scriptSrc]) {
+    if ([...DANGEROUSLY_BROAD].some((b) => s.startsWith(b)) || s === "'self'" || s === "'unsafe-inline'")
+      scriptSrc.delete(s);
+  }
+  return 'strict';
+}
+
+const noFlags = (): CspFlags => ({
+  unsafeInline: false,
+  unsafeEval: false,
+  insecureSchemeActive: false,
+  insecureSchemePassive: false,
+  unsafeInlineStyle: false,
+  strictDynamic: false,
+  defaultNone: false,
+  antiClickjacking: false,
+  insecureBaseUri: false,
+  insecureFormAction: false,
+  unsafeObjects: false,
+});
+
+/**
+ * Observatory's checks, worst first: returns every result that applies (the first is the
+ * verdict, and there is always one) and sets the matching flags.
+ */
+function classify(csp: Directives, src: JudgedSources, isHttps: boolean, flags: CspFlags): string[] {
+  const found: string[] = [];
+  const activeSources = [
+    ...[...csp]
+      .filter(([d]) => !PASSIVE_DIRECTIVES.includes(d) && d !== 'script-src')
+      .flatMap(([, list]) => [...list]),
+    ...src.scriptSrc,
+  ];
+  const passiveSources = PASSIVE_DIRECTIVES.flatMap((d) => [...(csp.get(d) ?? csp.get('default-src') ?? [])]);
+  const insecure = (s: string) => s.startsWith('http:') || s.startsWith('ftp:');
+
+  if (
+    [...src.scriptSrc].some((s) => BROAD_OR_INLINE.has(s)) ||
+    [...src.objectSrc].some((s) => DANGEROUSLY_BROAD.has(s))
+  ) {
+    found.push('csp-implemented-with-unsafe-inline');
+    flags.unsafeInline = true;
+  }
+  if (isHttps && activeSources.some(insecure)) {
+    found.push('csp-implemented-with-insecure-scheme');
+    flags.insecureSchemeActive = true;
+  }
+  if (src.scriptSrc.has("'unsafe-eval'") || src.styleSrc.has("'unsafe-eval'")) {
+    found.push('csp-implemented-with-unsafe-eval');
+    flags.unsafeEval = true;
+  }
+  if (isHttps && passiveSources.some(insecure)) {
+    found.push('csp-implemented-with-insecure-scheme-in-passive-content-only');
+    flags.insecureSchemePassive = true;
+  }
+  if ([...src.styleSrc].some((s) => BROAD_OR_INLINE.has(s))) {
+    found.push('csp-implemented-with-unsafe-inline-in-style-src-only');
+    flags.unsafeInlineStyle = true;
+  }
+  const defaultSrc = csp.get('default-src');
+  if (defaultSrc?.size === 1 && defaultSrc.has("'none'")) {
+    found.push('csp-implemented-with-no-unsafe-default-src-none');
+    flags.defaultNone = true;
+  } else {
+    found.push('csp-implemented-with-no-unsafe');
+  }
+  return found;
+}
+
+/** Flags that describe the policy without deciding its result. */
+function setDescriptiveFlags(src: JudgedSources, flags: CspFlags): void {
+  flags.antiClickjacking = [...src.frameAncestors].every((s) => !DANGEROUSLY_BROAD.has(s));
+  flags.insecureBaseUri = [...src.baseUri].some((s) => BROAD_OR_INLINE.has(s));
+  flags.insecureFormAction = [...src.formAction].some((s) => DANGEROUSLY_BROAD.has(s));
+  flags.unsafeObjects = [...src.objectSrc].some((s) => DANGEROUSLY_BROAD.has(s));
+}
+
+// Passing results that a duplicated report-uri/report-to downgrades.
+const PASSING = [
+  'csp-implemented-with-no-unsafe',
+  'csp-implemented-with-no-unsafe-default-src-none',
+  'csp-implemented-with-unsafe-inline-in-style-src-only',
+  'csp-implemented-with-insecure-scheme-in-passive-content-only',
+];
+
+export function analyzeCsp(page: Pick<PageArtifact, 'headers' | 'html' | 'finalUrl'>): CspAnalysis {
+  const { httpTexts, metaTexts, parsed } = readPolicies(page);
+  if (!parsed) {
     return {
       ...noPolicy('csp-header-invalid'),
       http: httpTexts.length > 0,
       meta: metaTexts.length > 0,
     };
   }
-  for (const p of meta) for (const d of HEADER_ONLY) p.directives.delete(d);
+  const { http, meta } = parsed;
   const enforced = [...http, ...meta].filter((p) => p.directives.size > 0);
   if (enforced.length === 0) {
     return noPolicy(
@@ -212,115 +350,24 @@ export function analyzeCsp(page: Pick<PageArtifact, 'headers' | 'html' | 'finalU
 
   const csp = effectivePolicy(enforced.map((p) => p.directives));
   const httpOnly = effectivePolicy(http.filter((p) => p.directives.size > 0).map((p) => p.directives));
-  const star = () => new Set(['*']);
-  const copy = (s: SourceList | undefined) => (s ? new Set(s) : undefined);
-  const scriptSrc = copy(csp.get('script-src') ?? csp.get('default-src')) ?? star();
-  const styleSrc = copy(csp.get('style-src') ?? csp.get('default-src')) ?? star();
-  const objectSrc = copy(csp.get('object-src') ?? csp.get('default-src')) ?? star();
-  const baseUri = csp.get('base-uri') ?? star();
-  const formAction = csp.get('form-action') ?? star();
-  const frameAncestors = httpOnly.get('frame-ancestors') ?? star();
-  const isHttps = page.finalUrl.startsWith('https:');
-
-  const hasNonceOrHash = (list: SourceList) =>
-    [...list].some((s) => NONCE_OR_HASH.some((p) => s.startsWith(p)));
-  // With a nonce or hash present, browsers ignore 'unsafe-inline'.
-  for (const list of [scriptSrc, styleSrc]) if (hasNonceOrHash(list)) list.delete("'unsafe-inline'");
-
-  // Checks run from worst to best; the first that applies is the result.
-  const found: string[] = [];
-  const setOnce = (r: string) => found.push(r);
-  const flags: CspFlags = {
-    unsafeInline: false,
-    unsafeEval: false,
-    insecureSchemeActive: false,
-    insecureSchemePassive: false,
-    unsafeInlineStyle: false,
-    strictDynamic: false,
-    defaultNone: false,
-    antiClickjacking: false,
-    insecureBaseUri: false,
-    insecureFormAction: false,
-    unsafeObjects: false,
-  };
-
-  // 'strict-dynamic' trusts only nonce/hash-approved scripts: host, scheme, 'self' and
-  // 'unsafe-inline' sources are then ignored. Without a nonce or hash it blocks every script.
-  if (scriptSrc.has("'strict-dynamic'")) {
-    if (hasNonceOrHash(scriptSrc)) {
-      for (const s of [...scriptSrc]) {
-        if (
-          [...DANGEROUSLY_BROAD].some((b) => s.startsWith(b)) ||
-          s === "'self'" ||
-          s === "'unsafe-inline'"
-        ) {
-          scriptSrc.delete(s);
-        }
-      }
-      flags.strictDynamic = true;
-    } else {
-      setOnce('csp-header-invalid');
-    }
-  }
-
-  const activeSources = [
-    ...[...csp]
-      .filter(([d]) => !PASSIVE_DIRECTIVES.includes(d) && d !== 'script-src')
-      .flatMap(([, list]) => [...list]),
-    ...scriptSrc,
+  const src = judgedSources(csp, httpOnly);
+  const flags = noFlags();
+  const strictDynamic = applyStrictDynamic(src.scriptSrc);
+  flags.strictDynamic = strictDynamic === 'strict';
+  const found = [
+    ...(strictDynamic === 'invalid' ? ['csp-header-invalid'] : []),
+    ...classify(csp, src, page.finalUrl.startsWith('https:'), flags),
   ];
-  const passiveSources = PASSIVE_DIRECTIVES.flatMap((d) => [...(csp.get(d) ?? csp.get('default-src') ?? [])]);
-  const insecure = (s: string) => s.startsWith('http:') || s.startsWith('ftp:');
+  setDescriptiveFlags(src, flags);
 
-  if (
-    [...scriptSrc].some((s) => BROAD_OR_INLINE.has(s)) ||
-    [...objectSrc].some((s) => DANGEROUSLY_BROAD.has(s))
-  ) {
-    setOnce('csp-implemented-with-unsafe-inline');
-    flags.unsafeInline = true;
-  }
-  if (isHttps && activeSources.some(insecure)) {
-    setOnce('csp-implemented-with-insecure-scheme');
-    flags.insecureSchemeActive = true;
-  }
-  if (scriptSrc.has("'unsafe-eval'") || styleSrc.has("'unsafe-eval'")) {
-    setOnce('csp-implemented-with-unsafe-eval');
-    flags.unsafeEval = true;
-  }
-  if (isHttps && passiveSources.some(insecure)) {
-    setOnce('csp-implemented-with-insecure-scheme-in-passive-content-only');
-    flags.insecureSchemePassive = true;
-  }
-  if ([...styleSrc].some((s) => BROAD_OR_INLINE.has(s))) {
-    setOnce('csp-implemented-with-unsafe-inline-in-style-src-only');
-    flags.unsafeInlineStyle = true;
-  }
-  const defaultSrc = csp.get('default-src');
-  if (defaultSrc?.size === 1 && defaultSrc.has("'none'")) {
-    setOnce('csp-implemented-with-no-unsafe-default-src-none');
-    flags.defaultNone = true;
-  } else {
-    setOnce('csp-implemented-with-no-unsafe');
-  }
-  flags.antiClickjacking = [...frameAncestors].every((s) => !DANGEROUSLY_BROAD.has(s));
-  flags.insecureBaseUri = [...baseUri].some((s) => BROAD_OR_INLINE.has(s));
-  flags.insecureFormAction = [...formAction].some((s) => DANGEROUSLY_BROAD.has(s));
-  flags.unsafeObjects = [...objectSrc].some((s) => DANGEROUSLY_BROAD.has(s));
-
-  let final = found[0] as string;
-  const pass = [
-    'csp-implemented-with-no-unsafe',
-    'csp-implemented-with-no-unsafe-default-src-none',
-    'csp-implemented-with-unsafe-inline-in-style-src-only',
-    'csp-implemented-with-insecure-scheme-in-passive-content-only',
-  ].includes(final);
-  if (pass && enforced.some((p) => p.duplicateReporting)) final = 'csp-implemented-but-duplicate-directives';
-
+  let result = found[0] as string;
+  if (PASSING.includes(result) && enforced.some((p) => p.duplicateReporting))
+    result = 'csp-implemented-but-duplicate-directives';
   const directives = Object.fromEntries(
     [...csp].sort(([a], [b]) => a.localeCompare(b)).map(([d, s]) => [d, [...s].sort()]),
   );
   return {
-    result: final,
+    result,
     http: http.length > 0,
     meta: meta.length > 0,
     policies: http.length + meta.length,

@@ -408,6 +408,39 @@ describe('the variant B console in a browser', {
     for (const id of ['spoofed_agents', 'llms_txt_missing', 'training_dominates'])
       assert.ok(ids.includes(id), id);
 
+    // Axis labels at any magnitude (the chart's y axis uses this formatter).
+    assert.deepEqual(
+      await page.evaluate(() =>
+        [1_234_567, 12_000, 950].map((n) =>
+          (window as unknown as { sightlineFormatCount: (n: number) => string }).sightlineFormatCount(n),
+        ),
+      ),
+      ['1.2M', '12K', '950'],
+    );
+    // Long tables show 10 rows and a button for the next ones: 20 more pages, then reload.
+    const extra = Array.from({ length: 20 }, (_, k) => ({
+      time: new Date(now - k * 1000).toISOString(),
+      method: 'GET',
+      path: `/extra/${k}`,
+      status: 200,
+      ip: AGENTS[0]!.ip,
+      user_agent: AGENTS[0]!.ua,
+    }));
+    const more = await fetch(`${t.url}/api/v1/collect`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ site: trackingId, requests: extra }),
+    });
+    assert.equal(more.status, 202);
+    await page.reload();
+    assert.equal(await page.locator('#table-pages tbody tr').count(), 20);
+    assert.equal(await page.locator('#table-pages tbody tr:visible').count(), 10);
+    const showMore = page.locator('button[aria-controls=table-pages]');
+    assert.match((await showMore.textContent()) ?? '', /Show 10 more \(10 hidden\)/);
+    await showMore.click();
+    assert.equal(await page.locator('#table-pages tbody tr:visible').count(), 20);
+    assert.equal(await showMore.count(), 0);
+
     // No scan of the site yet; the link runs a free scan, whose agent-readability result then shows.
     const readability = page.locator('section[aria-labelledby=scan-title]');
     assert.match(await readability.innerText(), /Not scanned yet/);
@@ -436,7 +469,7 @@ describe('the variant B console in a browser', {
     const { stdout } = await promisify(execFile)('bash', ['-c', curl]);
     assert.equal(JSON.parse(stdout).stored, 1, stdout);
     await page.reload();
-    assert.equal(digits(await page.locator('#total-visits').innerText()), 1001);
+    assert.equal(digits(await page.locator('#total-visits').innerText()), 1021); // 1,000 + 20 pages + 1
     await ctx.close();
   });
 

@@ -40,7 +40,7 @@ describe('keyed admission when admit_keys_counted changes under a running proces
       returns table (ord integer, id bigint, account_id bigint, variant text, tier text, rate_limit integer,
         revoked boolean, last_used_at timestamptz, count_before integer, granted integer, reset_epoch double precision,
         email text, account_tier text, beta_flags jsonb, notification_preferences jsonb,
-        account_created_at timestamptz, plan text, second_epoch double precision, added integer)
+        account_created_at timestamptz, plan text, added integer)
       language sql as $$ select b.*, 1 from admit_keys_before(p_hashes, p_counts, p_tier_limits, p_window) b $$`.execute(
       handle.db,
     );

@@ -10,8 +10,9 @@ import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
 
-// The rolling hour (rate_limit_take and admit_keys_counted, per-second counts since sql/017): hits older than an hour stop counting, the
-// hourly prune drops only those, and per-IP buckets follow X-Forwarded-For only with TRUST_PROXY.
+// The rolling hour (sql/functions/rate-limits.sql: rate_limit_take and admit_keys_counted, calls
+// counted per second): hits older than an hour stop counting, the hourly prune drops only those,
+// and per-IP buckets follow X-Forwarded-For only with TRUST_PROXY.
 
 let db: TestDatabase;
 let handle: Db;
@@ -25,13 +26,11 @@ after(async () => {
   await db.drop();
 });
 
-/** Moves a bucket's hits back in time, as if they had been made `age` ago (with the first and last second its row keeps). */
+/** Moves a bucket's hits back in time, as if they had been made `age` ago. */
 const age = async (bucket: string, by: string) => {
   await sql`update rate_limit_seconds set second = second - ${by}::interval where bucket = ${bucket}`.execute(
     handle.db,
   );
-  await sql`update rate_limit_buckets set oldest = oldest - ${by}::interval, newest = newest - ${by}::interval
-             where bucket = ${bucket}`.execute(handle.db);
 };
 
 const hits = async (bucket: string) =>
@@ -57,7 +56,7 @@ async function store50kHits(bucket: string) {
 }
 
 /**
- * The batched admission of these key hashes as the API makes it (sql/021): each key once with its
+ * The batched admission of these key hashes as the API makes it (takeKeyed): each key once with its
  * number of calls, then one answer per call, in the calls' order (`ord`), as a table to select from.
  */
 const admitKeys = (hashes: Buffer[]) =>
@@ -396,7 +395,7 @@ describe('limiter plans', () => {
   });
 });
 
-describe('per-second counts (sql/017)', () => {
+describe('per-second counts', () => {
   /** Seconds since the epoch on the database clock, and the fraction of the current one gone. */
   const dbSecond = async () => {
     const { rows } = await sql<{ t: string }>`select extract(epoch from clock_timestamp()) as t`.execute(

@@ -123,6 +123,7 @@ describe('POST /api/v1/collect', () => {
       humans_ignored: 1,
       bots_ignored: 1,
       expired: 0,
+      pending_verification: 0,
       invalid: 0,
     });
     assert.equal(res.headers.get('x-ratelimit-limit'), '40');
@@ -408,6 +409,33 @@ describe('POST /api/v1/collect', () => {
     assert.equal((await events(site.id)).length, 30);
     const fits = await call(t.url, '/api/v1/collect', { method: 'POST', key: ingestToken, body: batch(10) });
     assert.equal(fits.status, 202);
+  });
+
+  it('requests past retention spend none of the ingest budget', async () => {
+    const key = await t.newKey('B', 'intelligence');
+    const { site, ingestToken } = await newSite(key);
+    const old = new Date(Date.now() - 401 * 86400_000).toISOString(); // AGENT_EVENTS_RETENTION_DAYS 400
+    const post = (requests: Record<string, unknown>[]) =>
+      call(t.url, '/api/v1/collect', {
+        method: 'POST',
+        key: ingestToken,
+        body: { site: site.tracking_id, requests },
+      });
+    const mixed = await post([
+      ...Array.from({ length: 35 }, (_, i) => item({ user_agent: GPTBOT, time: old, path: `/old${i}` })),
+      ...Array.from({ length: 5 }, (_, i) => item({ user_agent: GPTBOT, path: `/new${i}` })),
+    ]);
+    assert.equal(mixed.status, 202, mixed.text);
+    assert.equal(mixed.body.expired, 35);
+    assert.equal(mixed.headers.get('x-ratelimit-remaining'), '35'); // of 40: only the 5 live ones
+    const allOld = await post(Array.from({ length: 40 }, (_, i) => item({ time: old, path: `/o${i}` })));
+    assert.equal(allOld.status, 202, allOld.text);
+    assert.equal(allOld.headers.get('x-ratelimit-remaining'), '35');
+    const rest = await post(
+      Array.from({ length: 35 }, (_, i) => item({ user_agent: GPTBOT, path: `/r${i}` })),
+    );
+    assert.equal(rest.status, 202, rest.text);
+    assert.equal(rest.headers.get('x-ratelimit-remaining'), '0');
   });
 
   it('verifies a Web Bot Auth signature against the key directory its Signature-Agent names', {

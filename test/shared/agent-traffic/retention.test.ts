@@ -76,6 +76,17 @@ it('drops month partitions past AGENT_EVENTS_RETENTION_DAYS and keeps the rollup
   assert.equal(again.stored, 1);
 });
 
+it('drops reverse-DNS verdicts a week old (reused for a day, retried within one)', async () => {
+  await sql`
+    insert into agent_rdns_checks (agent, ip, platform, verdict, checked_at) values
+      ('Googlebot', '192.0.2.1', 'Google', 'spoofed', now() - interval '8 days'),
+      ('Googlebot', '192.0.2.2', 'Google', 'rdns', now() - interval '2 days')`.execute(handle.db);
+  const r = await pruneAgentEvents(handle.db, 30);
+  assert.equal(r.deletedRdnsChecks, 1);
+  const { rows } = await sql<{ ip: string }>`select host(ip) as ip from agent_rdns_checks`.execute(handle.db);
+  assert.deepEqual(rows, [{ ip: '192.0.2.2' }]);
+});
+
 it('neither stores nor rolls up a request past the cut-off: its raw row, what dedupes it, may be gone', async () => {
   const site = await newAgentSite(handle.db, 'expired@example.test', 'https://expired.example.com/');
   const old = at(45, 9);

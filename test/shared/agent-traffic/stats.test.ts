@@ -179,7 +179,15 @@ describe('agent-traffic statistics', () => {
     const openai = res.body.platforms.find((p: { platform: string }) => p.platform === 'OpenAI');
     assert.equal(openai.visits, 35);
     assert.equal(openai.share, 70);
-    assert.deepEqual(openai.verification, { signature: 0, ip: 30, rdns: 0, none: 0, spoofed: 5 });
+    assert.deepEqual(openai.verification, {
+      signature: 0,
+      ip: 30,
+      rdns: 0,
+      none: 0,
+      pending: 0,
+      unverified: 0,
+      spoofed: 5,
+    });
     assert.equal(openai.agents[0].agent, 'GPTBot');
     assert.ok(openai.firstSeen < openai.lastSeen);
   });
@@ -224,16 +232,17 @@ describe('agent-traffic statistics', () => {
     assert.equal((await call(t.url, path('/events?cursor=nonsense'), { key })).status, 400);
   });
 
-  it('a window starting inside a day: /stats, /agents, /pages and /insights all count from one UTC midnight', async () => {
-    // Pages, paths, AI referrals and coverage are kept per UTC day, agent visits per hour. With
-    // since=<yesterday>T23:00Z the visits started at 23:00 but the pages at yesterday's midnight, so
-    // 404s at 01:00 showed as a top page of a window with no visits and raised agent_404s.
+  it('a window starting inside a day: every endpoint counts from 00:00 UTC of the day that contains since', async () => {
+    // Pages, paths, AI referrals and coverage are kept per UTC day, agent visits per hour. The
+    // start is the midnight of since's day for every part (moving it to the next midnight dropped
+    // up to 24 hours of the day asked for), and each answer says so.
     const { site: early } = await registerSite(t.handle.db, {
       accountId: site.account_id,
       url: 'https://early.example.com/',
     });
     const midnight = new Date();
     midnight.setUTCHours(0, 0, 0, 0);
+    const yesterday = midnight.getTime() - DAY;
     const at = (ms: number, p: string, status: number, i: number): IngestRequest => ({
       time: new Date(ms + i * 1000),
       method: 'GET',
@@ -246,13 +255,14 @@ describe('agent-traffic statistics', () => {
     });
     const todayMs = midnight.getTime() + Math.floor((Date.now() - midnight.getTime()) / 2);
     const batch = [
-      ...Array.from({ length: 5 }, (_, i) => at(midnight.getTime() - DAY + 3600_000, '/early', 404, i)),
+      ...Array.from({ length: 4 }, (_, i) => at(yesterday - 3600_000, '/before', 200, i)),
+      ...Array.from({ length: 5 }, (_, i) => at(yesterday + 3600_000, '/early', 404, i)),
       ...Array.from({ length: 2 }, (_, i) => at(midnight.getTime() - 1800_000, '/late', 200, i)),
       ...Array.from({ length: 3 }, (_, i) => at(todayMs, '/today', 200, i)),
     ];
     assert.equal(
       (await ingest(t.handle.db, early, 'collect', batch, verifier, { retentionDays: null })).stored,
-      10,
+      14,
     );
 
     const since = new Date(midnight.getTime() - 3600_000).toISOString(); // yesterday 23:00
@@ -262,21 +272,31 @@ describe('agent-traffic statistics', () => {
       spec.check('GET', `/api/v1/sites/{id}${p}`, res);
       return res.body;
     };
+    const yesterdayIso = new Date(yesterday).toISOString();
     const stats = await get('/stats');
-    // The first midnight at or after since: nothing before since counts, and the response says so.
-    assert.equal(stats.since, midnight.toISOString());
+    // Yesterday's midnight: the whole day since names counts, the day before does not.
+    assert.equal(stats.since, yesterdayIso);
     assert.equal(stats.requestedSince, since);
-    assert.equal(stats.visits, 3);
+    assert.equal(stats.windowRule, 'utc-day-of-since');
+    assert.equal(stats.visits, 10);
     assert.deepEqual(
       stats.topPages.map((p: { path: string; visits: number }) => [p.path, p.visits]),
-      [['/today', 3]],
+      [
+        ['/early', 5],
+        ['/today', 3],
+        ['/late', 2],
+      ],
     );
     assert.deepEqual(
       stats.daily.map((d: { date: string; visits: number | null }) => [d.date, d.visits]),
-      [[midnight.toISOString().slice(0, 10), 3]],
+      [
+        [yesterdayIso.slice(0, 10), 7],
+        [midnight.toISOString().slice(0, 10), 3],
+      ],
     );
     const agents = await get('/agents');
     assert.equal(agents.since, stats.since);
+    assert.equal(agents.windowRule, 'utc-day-of-since');
     assert.equal(agents.visits, stats.visits);
     const pages = await get('/pages');
     assert.equal(pages.since, stats.since);
@@ -286,15 +306,17 @@ describe('agent-traffic statistics', () => {
         p.visits,
         p.notFound,
       ]),
-      [['/today', 3, 0]],
+      [
+        ['/early', 5, 5],
+        ['/today', 3, 0],
+        ['/late', 2, 0],
+      ],
     );
     const insights = await get('/insights');
     assert.equal(insights.since, stats.since);
-    const ids = insights.insights.map((i: { id: string }) => i.id);
-    assert.ok(!ids.includes('agent_404s'), `agent_404s raised for traffic before since: ${ids}`);
-    assert.ok(!JSON.stringify(insights).includes('/early'));
+    assert.ok(!JSON.stringify(insights).includes('/before'), 'traffic of the day before since counted');
 
-    // A window inside today has no midnight ahead of it before now: it starts at today's.
+    // A window inside today starts at today's midnight.
     const inToday = new Date(
       midnight.getTime() + Math.floor(((Date.now() - midnight.getTime()) * 3) / 4),
     ).toISOString();

@@ -3,8 +3,15 @@ import dgram from 'node:dgram';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { agentIpRanges } from '../../../shared/agent-verification/ip-data.ts';
-import { RdnsVerifier, type Verifier, verifyVisit } from '../../../shared/agent-verification/verify.ts';
+import {
+  RdnsVerifier,
+  rdnsDomains,
+  settleRdns,
+  type Verifier,
+  verifyVisit,
+} from '../../../shared/agent-verification/verify.ts';
 import { NonceCache } from '../../../shared/agent-verification/web-bot-auth.ts';
+import { startDnsServer } from '../../helpers/dns-server.ts';
 
 // Forward-confirmed reverse DNS against a real DNS server on loopback (UDP, the DNS wire format):
 // PTR into a vendor's documented domain plus an A record back to the same address is `rdns`; a
@@ -82,36 +89,46 @@ describe('forward-confirmed reverse DNS', () => {
     assert.equal(await r.check('192.0.2.11', ['.googlebot.com']), 'unknown');
   });
 
-  it('verifyVisit: rdns for Applebot (no ranges) and for a Googlebot outside the published ranges', async () => {
+  it('verifyVisit: pending where only reverse DNS can tell; settleRdns gives its verdict', async () => {
     const v: Verifier = {
       ranges: agentIpRanges(),
       rdns: new RdnsVerifier({ timeoutMs: 1000, servers: [address] }),
       resolveKey: null,
       nonces: new NonceCache(),
     };
+    const verdict = async (agent: string, platform: string, ip: string) => {
+      const quick = await verifyVisit(v, { agent, platform, ip, signed: null });
+      if (quick !== 'pending') return quick;
+      return settleRdns(await v.rdns!.check(ip, rdnsDomains(agent, platform)!));
+    };
     assert.equal(
       await verifyVisit(v, { agent: 'Applebot', platform: 'Apple', ip: '192.0.2.14', signed: null }),
-      'rdns',
+      'pending',
     );
+    assert.equal(await verdict('Applebot', 'Apple', '192.0.2.14'), 'rdns');
+    assert.equal(await verdict('Applebot', 'Apple', '192.0.2.13'), 'spoofed');
+    assert.equal(await verdict('Googlebot', 'Google', '192.0.2.11'), 'rdns');
+    assert.equal(await verdict('Googlebot', 'Google', '192.0.2.10'), 'spoofed');
+    assert.equal(await verdict('Googlebot', 'Google', '66.249.66.1'), 'ip');
+    assert.equal(await verdict('CCBot', 'Common Crawl', '192.0.2.13'), 'none');
+    // Without reverse DNS, an address outside the ranges is spoofed by the ranges alone.
+    const offline = { ...v, rdns: null };
     assert.equal(
-      await verifyVisit(v, { agent: 'Applebot', platform: 'Apple', ip: '192.0.2.13', signed: null }),
+      await verifyVisit(offline, { agent: 'Googlebot', platform: 'Google', ip: '192.0.2.11', signed: null }),
       'spoofed',
     );
-    assert.equal(
-      await verifyVisit(v, { agent: 'Googlebot', platform: 'Google', ip: '192.0.2.11', signed: null }),
-      'rdns',
-    );
-    assert.equal(
-      await verifyVisit(v, { agent: 'Googlebot', platform: 'Google', ip: '192.0.2.10', signed: null }),
-      'spoofed',
-    );
-    assert.equal(
-      await verifyVisit(v, { agent: 'Googlebot', platform: 'Google', ip: '66.249.66.1', signed: null }),
-      'ip',
-    );
-    assert.equal(
-      await verifyVisit(v, { agent: 'CCBot', platform: 'Common Crawl', ip: '192.0.2.13', signed: null }),
-      'none',
-    );
+  });
+
+  it('a resolver that never answers is unverified, and is asked again next time (no cached failure)', async () => {
+    const silent = await startDnsServer(null);
+    try {
+      const r = new RdnsVerifier({ timeoutMs: 100, servers: [silent.address] });
+      assert.equal(settleRdns(await r.check('192.0.2.11', ['.googlebot.com'])), 'unverified');
+      const asked = silent.queries;
+      assert.equal(await r.check('192.0.2.11', ['.googlebot.com']), 'unknown');
+      assert.ok(silent.queries > asked, 'the failure was served from the cache');
+    } finally {
+      await silent.close();
+    }
   });
 });

@@ -107,7 +107,7 @@ describe('GEO: gates', () => {
     );
     spec.check('GET', '/api/v1/status', status);
   });
-  it('MCP: the GEO tools answer a readable tool error without a plan, and work with one', async () => {
+  it('MCP: the GEO tools answer JSON-RPC -32002 without a plan, and work with one', async () => {
     const connect = async (key: string) => {
       const client = new Client({ name: 'geo-gates', version: '1.0.0' });
       await client.connect(
@@ -119,9 +119,22 @@ describe('GEO: gates', () => {
     };
     const none = await connect(await t.newKey('A', 'agent'));
     try {
-      const r = (await none.callTool({ name: 'list_geo_prompts', arguments: {} })) as CallToolResult;
-      assert.equal(r.isError, true);
-      assert.match(JSON.stringify(r.content), /Growth or Agency/);
+      const calls: [string, Record<string, unknown>][] = [
+        ['list_geo_prompts', {}],
+        ['add_geo_prompt', { prompt: 'Who makes the best docs sites?', label: 'docs' }],
+        ['geo_check', { site_id: 1 }],
+        ['run_visibility', { site_id: 1 }],
+        ['run_share_of_voice', { site_id: 1 }],
+      ];
+      for (const [name, args] of calls) {
+        const err = await none.callTool({ name, arguments: args }).then(
+          (r) => assert.fail(`${name} answered a result: ${JSON.stringify(r)}`),
+          (e: { code?: number; message: string; data?: { code?: string } }) => e,
+        );
+        assert.equal(err.code, -32002, `${name}: ${err.message}`);
+        assert.equal(err.data?.code, 'subscription_required', name);
+        assert.match(err.message, /Growth or Agency/, name);
+      }
     } finally {
       await none.close();
     }

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
-import { monthlyCallsUsed, refundUnmadeCalls } from '../../../shared/geo/visibility-runs.ts';
+import { loadConfig } from '../../../shared/config.ts';
+import { executeRun, monthlyCallsUsed, refundUnmadeCalls } from '../../../shared/geo/visibility-runs.ts';
+import { createLogger } from '../../../shared/logger.ts';
 import { type Behaviour, engineEnv, type FakeEngine, startFakeEngine } from '../../helpers/answer-engine.ts';
 import { call } from '../../helpers/api.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
@@ -12,21 +15,29 @@ import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 
 let fake: FakeEngine;
 let t: TestStack;
+let env: Record<string, string>;
 const failing = new Set<string>();
+/** Prompts (by prefix) answered by a plan of the test's own instead. */
+const plans = new Map<string, () => Behaviour>();
 const answer: Behaviour = { kind: 'answer', text: 'Here is what I found.', cite: [] };
 
 before(async () => {
-  fake = await startFakeEngine((vendor, prompt) =>
-    failing.has(`${vendor}:${prompt}`) ? { kind: 'status', status: 401, body: { error: 'bad key' } } : answer,
-  );
-  t = await startTestStack({
+  fake = await startFakeEngine((vendor, prompt) => {
+    const plan = [...plans].find(([prefix]) => prompt.startsWith(prefix))?.[1];
+    if (plan) return plan();
+    return failing.has(`${vendor}:${prompt}`)
+      ? { kind: 'status', status: 401, body: { error: 'bad key' } }
+      : answer;
+  });
+  env = {
     ...engineEnv(fake, 'openai', 'anthropic'),
     GEO_RUNS_PER_PROMPT: '3',
     GEO_PROVIDER_CONCURRENCY: '1',
     GEO_RETRY_BASE_MS: '10',
     GEO_MONTHLY_CALL_BUDGET: '30',
     GEO_WAIT_MS: '60000',
-  });
+  };
+  t = await startTestStack(env);
 });
 after(async () => {
   await t?.close();
@@ -85,7 +96,7 @@ describe('the GEO call budget', () => {
     assert.equal(run.calls_refunded, 5);
 
     // Finishing again (a re-run after a crash) gives nothing back twice.
-    assert.equal(await refundUnmadeCalls(t.handle.db, run.id, 0), 0);
+    assert.equal(await refundUnmadeCalls(t.handle.db, run.id), 0);
     assert.equal(await monthlyCallsUsed(t.handle.db, a.accountId), made);
   });
 
@@ -114,5 +125,49 @@ describe('the GEO call budget', () => {
     assert.equal(ok.status, 200, ok.text);
     assert.equal(ok.body.status, 'done');
     assert.equal(await monthlyCallsUsed(t.handle.db, b.accountId), 8 + 12);
+  });
+
+  it('a run retried after a crash refunds against the calls of every attempt, not the retry’s alone', async () => {
+    const c = await setup('crash');
+    // A run row of the test's own (no job): the test plays the worker's two attempts. One provider,
+    // 2 prompts x 3 runs: 6 calls reserved.
+    const runId = `gr_crash${Date.now()}`;
+    await t.handle.db
+      .insertInto('geo_runs')
+      .values({
+        id: runId,
+        account_id: c.accountId,
+        site_id: String(c.siteId),
+        kind: 'visibility',
+        trigger: 'api',
+        providers: ['openai'],
+        runs_per_prompt: 3,
+        sites: JSON.stringify([{ id: c.siteId, url: 'https://crash.example/', label: 'crash', isOwn: true }]),
+      })
+      .execute();
+    const config = loadConfig({ ...process.env, ...env });
+    const log = createLogger('test', new Writable({ write: (_c, _e, done) => done() }), 'silent');
+    const sent = () => fake.requests.filter((r) => r.prompt?.startsWith('crash:')).length;
+
+    // Attempt 1: three answers, the fourth call hangs, and the worker shuts down (a crash).
+    let n = 0;
+    plans.set('crash:', () => (++n <= 3 ? answer : { kind: 'hang' }));
+    const shutdown = new AbortController();
+    const first = executeRun({ db: t.handle.db, config, log, signal: shutdown.signal }, runId);
+    while (sent() < 4) await new Promise((r) => setTimeout(r, 20));
+    shutdown.abort();
+    await assert.rejects(first, /shutting down/);
+    assert.equal(sent(), 4);
+
+    // Attempt 2 (the job's retry): the key was revoked meanwhile, its first call fails at once.
+    plans.set('crash:', () => ({ kind: 'status', status: 401, body: { error: 'bad key' } }));
+    await executeRun({ db: t.handle.db, config, log, signal: new AbortController().signal }, runId);
+    plans.delete('crash:');
+    const run = await runRow(runId);
+    assert.equal(run.status, 'failed');
+    assert.deepEqual([run.calls_reserved, run.calls_made, sent()], [6, 5, 5]);
+    // 5 calls went out over the two attempts: 1 of the 6 reserved is given back, not 5.
+    assert.equal(run.calls_refunded, 1);
+    assert.equal(await monthlyCallsUsed(t.handle.db, c.accountId), 5);
   });
 });

@@ -98,18 +98,41 @@ describe('visibility and share of voice from stored answers', () => {
   ];
   it('counts only providers that cite in the rate; mentions from all', () => {
     const v = visibilityView(run(), answers);
-    assert.equal(v.totalPrompts, 4);
-    assert.equal(v.citedCount, 2);
-    assert.equal(v.citationRate, 0.5);
+    // Plain meanings (decisions.md): prompts in the run, prompts cited at least once, and the
+    // answers behind the rate.
+    assert.equal(v.totalPrompts, 2);
+    assert.equal(v.totalPrompts, v.results.length);
+    assert.equal(v.citedCount, 1);
+    assert.deepEqual([v.answers, v.citedAnswers, v.citationRate], [4, 2, 0.5]);
     assert.equal(v.mentionCount, 2);
     const compat = v.platforms.find((p) => p.platform === 'openai_compatible')!;
     assert.equal(compat.cites, false);
-    assert.equal(compat.totalPrompts, 0);
+    assert.deepEqual([compat.totalPrompts, compat.citedCount, compat.answers], [2, 0, 0]);
     assert.equal(compat.mentionCount, 2);
     const r1 = v.results.find((r) => r.promptId === 1)!;
     assert.deepEqual([r1.cited, r1.citedRuns, r1.runs, r1.firstCitationPosition], [true, 2, 2, 1]);
     const r2 = v.results.find((r) => r.promptId === 2)!;
     assert.deepEqual([r2.cited, r2.citedRuns, r2.firstCitationPosition], [false, 0, null]);
+  });
+  it('a run of 4 prompts x 3 runs reports 4 prompts, and a prompt cited in one of its runs is cited', () => {
+    const many: GeoAnswer[] = [];
+    for (const p of ['1', '2', '3', '4'])
+      for (let i = 0; i < 3; i++)
+        many.push(
+          ans('openai', p, 'x', (p === '1' && i === 0) || p === '2' ? ['https://www.example.co.uk/'] : []),
+        );
+    const v = visibilityView(run({ runs_per_prompt: 3 }), many);
+    assert.deepEqual([v.totalPrompts, v.citedCount, v.answers, v.citedAnswers], [4, 2, 12, 4]);
+    assert.equal(v.citationRate, 0.3333);
+    const r1 = v.results.find((r) => r.promptId === 1)!;
+    assert.deepEqual([r1.cited, r1.citedRuns, r1.runs], [true, 1, 3]);
+    const s = shareOfVoiceView(run({ kind: 'sov', runs_per_prompt: 3 }), many, null);
+    assert.deepEqual(
+      [s.ownSite.totalPrompts, s.ownSite.citedCount, s.ownSite.answers, s.ownSite.citedAnswers],
+      [4, 2, 12, 4],
+    );
+    const b1 = s.promptBreakdown.find((p) => p.promptId === 1)!.results.find((r) => r.isOwn)!;
+    assert.deepEqual([b1.cited, b1.citedRuns, b1.runs], [true, 1, 3]);
   });
   it('labels week-over-week: a previous rate inside this interval is noise, outside it a real change', () => {
     // This run: 2 of 4 cited, 95% interval 0.15-0.85.

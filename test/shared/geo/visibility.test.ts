@@ -109,9 +109,11 @@ describe('visibility runs', () => {
     assert.equal(v.platform, 'all');
     assert.equal(v.runsPerPrompt, 3);
     assert.equal(v.promptCount, 2);
-    // openai: p1 3/3, p2 0/3; anthropic: p1 3/3, p2 3/3 -> 9 of 12 askings cited.
-    assert.equal(v.totalPrompts, 12);
-    assert.equal(v.citedCount, 9);
+    // openai: p1 3/3, p2 0/3; anthropic: p1 3/3, p2 3/3 -> 9 of 12 answers cited; both prompts cited.
+    assert.equal(v.totalPrompts, 2);
+    assert.equal(v.totalPrompts, v.results.length);
+    assert.equal(v.citedCount, 2);
+    assert.deepEqual([v.answers, v.citedAnswers], [12, 9]);
     assert.equal(v.citationRate, 0.75);
     assert.deepEqual(v.interval, wilson(9, 12));
     assert.ok(Math.abs(v.interval.low - 0.4677) < 0.001 && Math.abs(v.interval.high - 0.9111) < 0.001);
@@ -200,7 +202,7 @@ describe('visibility runs', () => {
     const res = await call(t.url, `/api/v1/geo/sites/${siteId}/visibility/run`, { method: 'POST', key });
     assert.equal(res.status, 200, res.text);
     assert.equal(res.body.citationRate, 1);
-    assert.equal(res.body.citedCount, 6);
+    assert.deepEqual([res.body.citedCount, res.body.citedAnswers, res.body.answers], [1, 6, 6]);
     const run = await t.handle.db
       .selectFrom('geo_runs')
       .selectAll()
@@ -226,8 +228,8 @@ describe('visibility runs', () => {
     const anth = res.body.platforms.find((x: { platform: string }) => x.platform === 'anthropic');
     assert.equal(anth.status, 'failed');
     assert.equal(anth.error.code, 'provider_timeout');
-    assert.equal(anth.totalPrompts, 0);
-    assert.equal(res.body.totalPrompts, 3);
+    assert.deepEqual([anth.totalPrompts, anth.answers], [0, 0]);
+    assert.deepEqual([res.body.totalPrompts, res.body.answers], [1, 3]);
     const rows = await answersOf(res.body.runId);
     assert.deepEqual([...new Set(rows.map((r) => r.provider))], ['openai']);
   });

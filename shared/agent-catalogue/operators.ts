@@ -1,0 +1,167 @@
+// Operator registry: who runs a bot, recognised from the site or mail address its user agent
+// names (`+https://replicate.com/`, `bot@example.ai`) or from the operator's brand leading its
+// product token (`Anthropic-Claude/1.0`). An AI operator's unlisted bot is stored as an AI agent
+// of that platform; a non-AI operator only names the platform of an ordinary bot.
+
+export interface Operator {
+  operator: string;
+  /** Grouping for statistics, as the catalogue's `platform`. */
+  platform: string;
+  /** Registrable domains (and their subdomains) the operator's bots link to. */
+  domains: readonly string[];
+  /**
+   * Brand words that, as the first word of a product token (`Groq-Bot`, `HuggingFace-Bot`),
+   * name this operator. Compared case-insensitively with separators removed.
+   */
+  brands: readonly string[];
+  /** True when everything the operator's bots fetch feeds AI products. */
+  ai: boolean;
+}
+
+const op = (
+  operator: string,
+  domains: string[],
+  brands: string[],
+  ai = true,
+  platform = operator,
+): Operator => ({
+  operator,
+  platform,
+  domains,
+  brands,
+  ai,
+});
+
+export const OPERATORS: readonly Operator[] = [
+  // AI labs, assistants and model hosts
+  op('OpenAI', ['openai.com', 'chatgpt.com', 'oaiusercontent.com'], ['openai', 'chatgpt']),
+  op('Anthropic', ['anthropic.com', 'claude.ai', 'claude.com'], ['anthropic', 'claude']),
+  op('Perplexity', ['perplexity.ai'], ['perplexity']),
+  op('Mistral AI', ['mistral.ai'], ['mistral', 'mistralai', 'lechat']),
+  op('Cohere', ['cohere.com', 'cohere.ai'], ['cohere']),
+  op('xAI', ['x.ai', 'grok.com'], ['xai', 'grok']),
+  op('DeepSeek', ['deepseek.com'], ['deepseek']),
+  op('Moonshot AI', ['moonshot.ai', 'moonshot.cn', 'kimi.ai', 'kimi.com'], ['moonshot', 'kimi']),
+  op('Character.AI', ['character.ai'], ['character', 'characterai']),
+  op('Hugging Face', ['huggingface.co', 'hf.co'], ['huggingface']),
+  op('Replicate', ['replicate.com'], ['replicate']),
+  op('Together AI', ['together.ai', 'together.xyz'], ['together', 'togetherai']),
+  op('Groq', ['groq.com'], ['groq']),
+  op('RunPod', ['runpod.io'], ['runpod']),
+  op('Stability AI', ['stability.ai'], ['stability', 'stabilityai']),
+  op('AI21 Labs', ['ai21.com'], ['ai21']),
+  op('Inflection AI', ['inflection.ai', 'pi.ai'], ['inflection']),
+  op('You.com', ['you.com'], ['youcom']),
+  op('Phind', ['phind.com'], ['phind']),
+  op('Ai2', ['allenai.org', 'semanticscholar.org'], ['ai2', 'allenai']),
+  op('Diffbot', ['diffbot.com'], ['diffbot']),
+  op('Firecrawl', ['firecrawl.dev'], ['firecrawl']),
+  op('Tavily', ['tavily.com'], ['tavily']),
+  op('Exa', ['exa.ai'], ['exa']),
+  op('Jina AI', ['jina.ai'], ['jina']),
+  op('Manus', ['manus.im', 'manus.ai'], ['manus']),
+  op('Liner', ['liner.com', 'getliner.com'], ['liner']),
+  op('Cursor', ['cursor.com', 'cursor.sh', 'anysphere.inc'], ['cursor'], true, 'Anysphere'),
+  op('Cognition', ['cognition.ai', 'devin.ai'], ['devin'], true, 'Cognition (Devin AI)'),
+  op('GitHub', ['githubcopilot.com'], ['copilot', 'githubcopilot'], true, 'Microsoft'),
+  op('Common Crawl Foundation', ['commoncrawl.org'], ['commoncrawl', 'ccbot'], true, 'Common Crawl'),
+  op('Bytedance', ['bytedance.com', 'doubao.com'], ['bytedance', 'doubao'], true, 'ByteDance'),
+  op('Alibaba', ['qwen.ai', 'tongyi.aliyun.com'], ['qwen', 'tongyi'], true, 'Alibaba'),
+  op('Zhipu AI', ['zhipuai.cn', 'chatglm.cn', 'z.ai'], ['zhipu', 'chatglm'], true, 'Zhipu AI'),
+  op('LAION', ['laion.ai'], ['laion']),
+  // Companies whose bots do many things: their AI products are recognised by AI words in the
+  // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform.
+  op('Google', ['google.com', 'googlebot.com', 'gemini.google.com', 'withgoogle.com'], ['google'], false),
+  op(
+    'Microsoft',
+    ['microsoft.com', 'bing.com', 'msn.com', 'github.com'],
+    ['microsoft', 'msft', 'github'],
+    false,
+  ),
+  op('Meta', ['facebook.com', 'meta.com', 'fb.com', 'instagram.com'], ['meta', 'facebook'], false),
+  op('Apple', ['apple.com'], ['apple'], false),
+  op('Amazon', ['amazon.com', 'amazonbot.amazon', 'a9.com', 'amazonaws.com'], ['amazon', 'amzn'], false),
+  op('Baidu', ['baidu.com', 'baidu.jp'], ['baidu'], false),
+  op('Yandex', ['yandex.com', 'yandex.ru'], ['yandex'], false),
+  op('Huawei', ['huawei.com', 'aspiegel.com'], ['huawei', 'petal'], false),
+  op('DuckDuckGo', ['duckduckgo.com'], ['duckduckgo', 'duckassist'], false),
+  op('Brave', ['brave.com'], ['brave'], false),
+  op('Kagi', ['kagi.com'], ['kagi'], false),
+  op('Exalead', ['exalead.com', 'exabot.com'], ['exalead'], false),
+];
+
+// AI products of multi-purpose operators, named in a token or URL path.
+/** AI words, each a whole word of a token (`Google-GeminiNotebook`, `Character-AI`). */
+export const AI_PRODUCT_WORDS =
+  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|copilot|chatgpt|claude|llama|deepmind|vertex|bedrock|nova|alexa|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice/;
+
+/**
+ * Words that make a multi-purpose operator's bot an AI agent only next to that operator's brand:
+ * `Google-Agent`, `GoogleAgent-Mariner`, `meta-externalagent` (an agent acting for a user).
+ */
+export const OPERATOR_AGENT_WORDS = /^(?:agent|externalagent|externalfetcher|user|buyforme|act)$/i;
+
+const byDomain = new Map<string, Operator>();
+const byBrand = new Map<string, Operator>();
+for (const o of OPERATORS) {
+  for (const d of o.domains) byDomain.set(d, o);
+  for (const b of o.brands) byBrand.set(b, o);
+}
+
+/** The operator of a host name, matching it or any parent domain (`www.anthropic.com`). */
+export function operatorOfHost(host: string): Operator | undefined {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  for (let i = 0; i < labels.length - 1; i++) {
+    const o = byDomain.get(labels.slice(i).join('.'));
+    if (o) return o;
+  }
+  return undefined;
+}
+
+/** The operator whose brand is `word` (separators and case ignored). */
+export function operatorOfBrand(word: string): Operator | undefined {
+  return byBrand.get(word.toLowerCase().replace(/[^a-z0-9]/g, ''));
+}
+
+// Sites that host many people's pages: their name says nothing about a bot's operator.
+const HOSTING = new Set([
+  'github.com',
+  'github.io',
+  'gitlab.com',
+  'bitbucket.org',
+  'bit.ly',
+  'medium.com',
+  'wordpress.com',
+  'blogspot.com',
+  'notion.site',
+  'google.com',
+  'gmail.com',
+  'outlook.com',
+  'hotmail.com',
+  'yahoo.com',
+  'herokuapp.com',
+  'vercel.app',
+  'netlify.app',
+  'pages.dev',
+  'example.com',
+  'example.org',
+  'example.net',
+]);
+const RESERVED_TLD = /\.(?:example|test|invalid|localhost|local)$/;
+const SECOND_LEVEL = /^(?:co|com|ac|or|ne|go|org|net|gov|edu)$/;
+
+/**
+ * The name an unregistered operator's site gives it: `https://www.klaviyo.com` -> `Klaviyo`.
+ * Undefined for hosting sites, reserved names and addresses.
+ */
+export function platformOfHost(host: string): string | undefined {
+  const labels = host.toLowerCase().replace(/\.$/, '').split('.');
+  if (labels.length < 2 || RESERVED_TLD.test(host) || /^\d+$/.test(labels.at(-1) as string)) return undefined;
+  const cut =
+    labels.length >= 3 && SECOND_LEVEL.test(labels.at(-2) as string) && (labels.at(-1) as string).length === 2
+      ? 3
+      : 2;
+  if (HOSTING.has(labels.slice(-cut).join('.'))) return undefined;
+  const name = labels.at(-cut) as string;
+  return name.length >= 3 ? name.charAt(0).toUpperCase() + name.slice(1) : undefined;
+}
