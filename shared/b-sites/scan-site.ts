@@ -1,12 +1,12 @@
 import { performance } from 'node:perf_hooks';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import { toJsonb } from '../db/json.ts';
 import type { BDimensionScores } from '../db/tables/b-sites.ts';
 import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
-import { bSiteAlerts, bSiteScans } from '../metrics.ts';
+import { bSiteScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
 import { isGatherError } from '../scan-engine/artifacts.ts';
 import type { BrowserProvider } from '../scan-engine/browser.ts';
@@ -15,10 +15,11 @@ import { agentReadabilityModel } from '../scan-engine/models/agent-readability.t
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import { type AlertDraft, alertPayload, type WatchScores } from '../watch/alerts.ts';
+import { type AlertDraft, slotLogFields, type WatchCurrent, type WatchScores } from '../watch/alerts.ts';
+import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
-import { deliverWebhook } from '../webhooks/deliver.ts';
-import { ALERT_EVENT, alertEndpointsFor, endpointSubject } from '../webhooks/endpoints.ts';
+import { alertEndpointsFor } from '../webhooks/endpoints.ts';
+import { bSiteOutbox } from './deliver.ts';
 
 // One scheduled (weekly) scan of one registered B site: gather and score with the scan engine,
 // store the scan, record the slot, decide each alert endpoint's threshold alerts and send them.
@@ -76,7 +77,7 @@ export async function scanBSiteScheduled(
     .where('due_at', '=', job.dueAt)
     .executeTakeFirst();
   if (done) {
-    await deliverPendingBAlerts(db, config, log, site.id);
+    await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
     return 'already_scanned';
   }
 
@@ -102,15 +103,7 @@ export async function scanBSiteScheduled(
       .forUpdate()
       .executeTakeFirst();
     if (!row) return null;
-    const previous = await trx
-      .selectFrom('b_site_scans')
-      .select(['overall_score', 'dimension_scores'])
-      .where('site_id', '=', site.id)
-      .where('trigger', '=', 'scheduled')
-      .where('status', '=', 'ok')
-      .orderBy('due_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const before = await previousScores(trx, site.id);
 
     const { id: scanId, finishedAt: scannedAt } = await insertFinishedScan(trx, {
       url: site.url,
@@ -137,154 +130,103 @@ export async function scanBSiteScheduled(
       .executeTakeFirst();
     if (!slot) return null; // another run recorded this slot first
 
-    const before: WatchScores | null =
-      previous?.overall_score != null && previous.dimension_scores
-        ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
-        : null;
-    const raised: AlertDraft[] = [];
-    for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
-      const open = await trx
-        .selectFrom('webhook_open_alerts')
-        .select('metric')
-        .where('webhook_id', '=', endpoint.id)
-        .where('site_id', '=', site.id)
-        .execute();
-      const decision = decideThresholdAlerts(agentReadabilityModel, {
-        label: site.label,
-        thresholds: endpoint.threshold,
-        previous: before,
-        current: measured.status === 'ok' ? measured : { status: 'down', reason: measured.reason },
-        open: open.map((o) => o.metric),
-      });
-      await trx
-        .deleteFrom('webhook_open_alerts')
-        .where('webhook_id', '=', endpoint.id)
-        .where('site_id', '=', site.id)
-        .where('metric', 'not in', decision.open.length ? decision.open : [''])
-        .execute();
-      if (decision.open.length)
-        await trx
-          .insertInto('webhook_open_alerts')
-          .values(
-            decision.open.map((metric) => ({
-              webhook_id: endpoint.id,
-              site_id: site.id,
-              metric,
-              threshold: endpoint.threshold[metric] ?? null,
-            })),
-          )
-          .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
-          .execute();
-      if (decision.alerts.length === 0) continue;
-      await trx
-        .insertInto('b_site_alerts')
-        .values(
-          decision.alerts.map((a) => ({
-            site_scan_id: slot.id,
-            webhook_id: endpoint.id,
-            site_id: site.id,
-            metric: a.metric,
-            alert_type: a.type,
-            dimension: a.dimension,
-            previous_score: a.previousScore,
-            current_score: a.currentScore,
-            delta: a.delta,
-            message: a.message,
-            scanned_at: scannedAt,
-          })),
-        )
-        .onConflict((oc) => oc.doNothing())
-        .execute();
-      raised.push(...decision.alerts);
-    }
+    const current: WatchCurrent =
+      measured.status === 'ok' ? measured : { status: 'down', reason: measured.reason };
+    const raised = await raiseEndpointAlerts(trx, site, {
+      id: slot.id,
+      scannedAt,
+      previous: before,
+      current,
+    });
     return { alerts: raised };
   });
   if (!recorded) return 'already_scanned';
   bSiteScans.inc({ outcome: measured.status });
-  log.info(
-    {
-      siteId: site.id,
-      url: site.url,
-      status: measured.status,
-      overall: measured.status === 'ok' ? measured.overall : null,
-      alerts: recorded.alerts.map((a) => a.type),
-    },
-    'scheduled site scan recorded',
-  );
-  await deliverPendingBAlerts(db, config, log, site.id);
+  log.info(slotLogFields(site, measured, recorded.alerts), 'scheduled site scan recorded');
+  await deliverPendingAlerts({ db, config, log }, bSiteOutbox, site.id);
   return 'scanned';
 }
 
 /**
- * Sends the site's recorded, unsent alerts, one attempt each through the webhook module, signed
- * with the endpoint's secret. The dedupe key is the alert's id, so a re-run after a crash gets the
- * first attempt back instead of sending again.
+ * Decides and records, for each alert endpoint of the site, the threshold alerts of one recorded
+ * slot, and keeps the endpoint's open metrics. Runs inside the slot's transaction.
  */
-export async function deliverPendingBAlerts(
-  db: Kysely<Database>,
-  config: Config,
-  log: Logger,
-  siteId: string,
-): Promise<void> {
-  const pending = await db
-    .selectFrom('b_site_alerts as a')
-    .innerJoin('webhook_endpoints as w', 'w.id', 'a.webhook_id')
-    .innerJoin('agent_sites as s', 's.id', 'a.site_id')
-    .select([
-      'a.id',
-      'a.metric',
-      'a.alert_type',
-      'a.dimension',
-      'a.previous_score',
-      'a.current_score',
-      'a.delta',
-      'a.message',
-      'a.scanned_at',
-      'w.id as webhook_id',
-      'w.url as webhook_url',
-      'w.secret',
-      'w.account_id',
-      's.url as site_url',
-    ])
-    .where('a.site_id', '=', siteId)
-    .where('a.delivery_status', '=', 'pending')
-    .orderBy('a.id')
-    .execute();
-  if (pending.length === 0) return;
-  const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
-  for (const a of pending) {
-    const attempt = await deliverWebhook(db, {
-      accountId: a.account_id,
-      url: a.webhook_url,
-      event: ALERT_EVENT,
-      payload: alertPayload(
-        a.site_url,
-        {
+async function raiseEndpointAlerts(
+  trx: Transaction<Database>,
+  site: { id: string; account_id: string; label: string },
+  slot: { id: string; scannedAt: Date; previous: WatchScores | null; current: WatchCurrent },
+): Promise<AlertDraft[]> {
+  const raised: AlertDraft[] = [];
+  for (const endpoint of await alertEndpointsFor(trx, site.account_id, site.id)) {
+    const open = await trx
+      .selectFrom('webhook_open_alerts')
+      .select('metric')
+      .where('webhook_id', '=', endpoint.id)
+      .where('site_id', '=', site.id)
+      .execute();
+    const decision = decideThresholdAlerts(agentReadabilityModel, {
+      label: site.label,
+      thresholds: endpoint.threshold,
+      previous: slot.previous,
+      current: slot.current,
+      open: open.map((o) => o.metric),
+    });
+    await trx
+      .deleteFrom('webhook_open_alerts')
+      .where('webhook_id', '=', endpoint.id)
+      .where('site_id', '=', site.id)
+      .where('metric', 'not in', decision.open.length ? decision.open : [''])
+      .execute();
+    if (decision.open.length)
+      await trx
+        .insertInto('webhook_open_alerts')
+        .values(
+          decision.open.map((metric) => ({
+            webhook_id: endpoint.id,
+            site_id: site.id,
+            metric,
+            threshold: endpoint.threshold[metric] ?? null,
+          })),
+        )
+        .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
+        .execute();
+    if (decision.alerts.length === 0) continue;
+    await trx
+      .insertInto('b_site_alerts')
+      .values(
+        decision.alerts.map((a) => ({
+          site_scan_id: slot.id,
+          webhook_id: endpoint.id,
+          site_id: site.id,
           metric: a.metric,
-          type: a.alert_type,
+          alert_type: a.type,
           dimension: a.dimension,
-          previousScore: a.previous_score,
-          currentScore: a.current_score,
+          previous_score: a.previousScore,
+          current_score: a.currentScore,
           delta: a.delta,
           message: a.message,
-        },
-        a.scanned_at,
-      ),
-      policy,
-      subject: endpointSubject(a.webhook_id),
-      dedupeKey: `${ALERT_EVENT}:b:${a.id}`,
-      secret: a.secret,
-    });
-    if (attempt.status === 'pending') continue; // another run is sending it right now
-    await db
-      .updateTable('b_site_alerts')
-      .set({ delivery_status: attempt.status, delivery_id: attempt.id })
-      .where('id', '=', a.id)
+          scanned_at: slot.scannedAt,
+        })),
+      )
+      .onConflict((oc) => oc.doNothing())
       .execute();
-    bSiteAlerts.inc({ type: a.alert_type, delivery: attempt.status });
-    log.info(
-      { siteId, alertId: a.id, webhookId: a.webhook_id, type: a.alert_type, outcome: attempt.status },
-      'B threshold alert sent',
-    );
+    raised.push(...decision.alerts);
   }
+  return raised;
+}
+
+/** Scores of the site's last scheduled scan that fetched the page, or null. */
+async function previousScores(trx: Transaction<Database>, siteId: string): Promise<WatchScores | null> {
+  const previous = await trx
+    .selectFrom('b_site_scans')
+    .select(['overall_score', 'dimension_scores'])
+    .where('site_id', '=', siteId)
+    .where('trigger', '=', 'scheduled')
+    .where('status', '=', 'ok')
+    .orderBy('due_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return previous?.overall_score != null && previous.dimension_scores
+    ? { overall: previous.overall_score, dimensions: previous.dimension_scores }
+    : null;
 }

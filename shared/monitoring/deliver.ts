@@ -1,94 +1,48 @@
 import type { Kysely } from 'kysely';
-import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
-import type { Logger } from '../logger.ts';
 import { monitorAlerts } from '../metrics.ts';
-import { createUrlPolicy } from '../net/url-policy.ts';
-import { alertPayload } from '../watch/alerts.ts';
-import { deliverWebhook } from '../webhooks/deliver.ts';
-
-export const ALERT_EVENT = 'monitoring.alert';
+import { ALERT_COLUMNS, type AlertOutbox, pendingAlert } from '../watch/deliver.ts';
 
 /**
- * Sends the site's recorded, not yet sent alerts to its webhook_url through the webhook module:
- * one attempt each, never repeated (the dedupe key is the alert's id, so a re-run after a crash
- * gets the first attempt back instead of sending again), outcome written on the alert.
+ * Where A monitoring alerts wait and go: monitor_alerts, sent to the site's webhook_url (signed
+ * with the account's secret). An alert whose site lost its webhook is kept for the status page.
  */
-export async function deliverPendingAlerts(
-  db: Kysely<Database>,
-  config: Config,
-  log: Logger,
-  siteId: string,
-): Promise<void> {
-  const pending = await db
-    .selectFrom('monitor_alerts as a')
-    .innerJoin('monitored_sites as m', 'm.id', 'a.site_id')
-    .select([
-      'a.id',
-      'a.alert_type',
-      'a.dimension',
-      'a.previous_score',
-      'a.current_score',
-      'a.delta',
-      'a.message',
-      'a.scanned_at',
-      'm.account_id',
-      'm.url',
-      'm.webhook_url',
-    ])
-    .where('a.site_id', '=', siteId)
-    .where('a.delivery_status', '=', 'pending')
-    .orderBy('a.id')
-    .execute();
-  if (pending.length === 0) return;
-  const policy = createUrlPolicy(config.SCAN_ALLOW_HOSTS);
-  for (const a of pending) {
-    if (!a.webhook_url) {
-      // The webhook was removed after the alert was recorded: keep it for the status page only.
-      await db
-        .updateTable('monitor_alerts')
-        .set({ delivery_status: 'no_webhook' })
-        .where('id', '=', a.id)
-        .execute();
-      monitorAlerts.inc({ type: a.alert_type, delivery: 'no_webhook' });
-      continue;
-    }
-    const payload = alertPayload(
-      a.url,
-      {
-        type: a.alert_type,
-        dimension: a.dimension,
-        previousScore: a.previous_score,
-        currentScore: a.current_score,
-        delta: a.delta,
-        message: a.message,
-      },
-      a.scanned_at,
+export const monitorOutbox: AlertOutbox = {
+  name: 'monitoring alert',
+  dedupePrefix: '',
+  async pending(db: Kysely<Database>, siteId: string) {
+    const rows = await db
+      .selectFrom('monitor_alerts as a')
+      .innerJoin('monitored_sites as m', 'm.id', 'a.site_id')
+      .select([...ALERT_COLUMNS, 'm.account_id', 'm.url', 'm.webhook_url'])
+      .where('a.site_id', '=', siteId)
+      .where('a.delivery_status', '=', 'pending')
+      .orderBy('a.id')
+      .execute();
+    return rows.map((a) =>
+      pendingAlert(
+        a,
+        a.url,
+        a.webhook_url
+          ? { accountId: a.account_id, url: a.webhook_url, subject: `monitored_site:${siteId}` }
+          : null,
+      ),
     );
-    const attempt = await deliverWebhook(db, {
-      accountId: a.account_id,
-      url: a.webhook_url,
-      event: ALERT_EVENT,
-      payload,
-      policy,
-      subject: `monitored_site:${siteId}`,
-      dedupeKey: `${ALERT_EVENT}:${a.id}`,
-    });
-    if (attempt.status === 'pending') continue; // another run is sending it right now
-    const outcome = attempt.status;
+  },
+  async record(db, alertId, attempt) {
     await db
       .updateTable('monitor_alerts')
-      .set({
-        delivery_status: outcome,
-        delivery_detail: attempt.error ?? (attempt.httpStatus ? `HTTP ${attempt.httpStatus}` : null),
-        attempted_at: attempt.createdAt,
-      })
-      .where('id', '=', a.id)
+      .set(
+        attempt
+          ? {
+              delivery_status: attempt.status === 'delivered' ? 'delivered' : 'failed',
+              delivery_detail: attempt.error ?? (attempt.httpStatus ? `HTTP ${attempt.httpStatus}` : null),
+              attempted_at: attempt.createdAt,
+            }
+          : { delivery_status: 'no_webhook' },
+      )
+      .where('id', '=', alertId)
       .execute();
-    monitorAlerts.inc({ type: a.alert_type, delivery: outcome });
-    log.info(
-      { siteId, alertId: a.id, type: a.alert_type, outcome, error: attempt.error },
-      'monitoring alert sent',
-    );
-  }
-}
+  },
+  counted: (type, delivery) => monitorAlerts.inc({ type, delivery }),
+};

@@ -14,9 +14,10 @@ import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
 import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-score.ts';
 import { insertFinishedScan } from '../scans/scans.ts';
-import type { AlertDraft, WatchScores } from '../watch/alerts.ts';
+import { type AlertDraft, slotLogFields, type WatchScores } from '../watch/alerts.ts';
+import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
-import { deliverPendingAlerts } from './deliver.ts';
+import { monitorOutbox } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
 
 // One scheduled scan of one monitored site: gather with the scan engine, score the monitoring
@@ -185,7 +186,7 @@ async function recordSlot(
         .executeTakeFirst();
       if (!row) return undefined;
       if (await slotRecorded(trx, site.id, input.dueAt)) return undefined;
-      const { previous, lastOk } = await scansBefore(trx, site.id, input.mode);
+      const before = await scansBefore(trx, site.id, input.mode); // read before this scan is stored
 
       const { id: scanId } = await insertFinishedScan(trx, {
         url: site.url,
@@ -228,46 +229,15 @@ async function recordSlot(
         .executeTakeFirst();
       if (!scan) throw new SlotTaken();
 
-      const decision =
-        row.site_type === 'own'
-          ? decidePointDrops(MONITOR_RULES, {
-              site: {
-                label: row.label,
-                alertThreshold: row.alert_threshold,
-                incidentBaseline: row.incident_baseline,
-              },
-              previous: previous ? { status: previous.status, overall: previous.overall_score } : null,
-              // Scores of another model version are not comparable (an upgrade that reweighs
-              // the dimensions must not raise drops on every site): the down and recovery
-              // rules still see them, the drop rules only this version's.
-              lastOk: lastOk ? scores(lastOk) : null,
-              comparable: lastOk?.model_version === monitoringModel.version,
-              current:
-                measured.status === 'ok'
-                  ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
-                  : { status: 'down', reason: measured.reason },
-            })
-          : { alerts: [], incidentBaseline: row.incident_baseline };
-      if (decision.alerts.length) {
-        await trx
-          .insertInto('monitor_alerts')
-          .values(
-            decision.alerts.map((a) => ({
-              site_id: site.id,
-              monitor_scan_id: scan.id,
-              alert_type: a.type,
-              dimension: a.dimension,
-              previous_score: a.previousScore,
-              current_score: a.currentScore,
-              delta: a.delta,
-              message: a.message,
-              scanned_at: scan.scanned_at,
-              delivery_status: row.webhook_url ? ('pending' as const) : ('no_webhook' as const),
-            })),
-          )
-          .onConflict((oc) => oc.doNothing())
-          .execute();
-      }
+      const decision = decide(row, before, measured);
+      await recordAlerts(
+        trx,
+        { siteId: site.id, scanId: scan.id, scannedAt: scan.scanned_at },
+        decision.alerts,
+        {
+          hasWebhook: row.webhook_url !== null,
+        },
+      );
       await trx
         .updateTable('monitored_sites')
         .set({ last_scanned_at: scan.scanned_at, incident_baseline: decision.incidentBaseline })
@@ -293,7 +263,7 @@ export async function monitorSite(
     return 'skipped';
   }
   if (await slotRecorded(db, site.id, job.dueAt)) {
-    await deliverPendingAlerts(db, config, log, site.id); // a re-run finishes what the first recorded
+    await deliverPendingAlerts({ db, config, log }, monitorOutbox, site.id); // a re-run finishes what the first recorded
     return 'already_scanned';
   }
   const mode: ScanMode = config.MONITOR_SCAN_MODE;
@@ -314,18 +284,66 @@ export async function monitorSite(
   monitorScans.inc({ site_type: site.site_type, outcome: measured.status });
   if (!recorded.hasWebhook)
     for (const a of recorded.alerts) monitorAlerts.inc({ type: a.type, delivery: 'no_webhook' });
-  log.info(
-    {
-      siteId: site.id,
-      url: site.url,
-      status: measured.status,
-      overall: measured.status === 'ok' ? measured.overall : null,
-      alerts: recorded.alerts.map((a) => a.type),
-    },
-    'monitor scan recorded',
-  );
-  await deliverPendingAlerts(db, config, log, site.id);
+  log.info(slotLogFields(site, measured, recorded.alerts), 'monitor scan recorded');
+  await deliverPendingAlerts({ db, config, log }, monitorOutbox, site.id);
   return 'scanned';
+}
+
+type Before = Awaited<ReturnType<typeof scansBefore>>;
+
+/** Own sites' alerts by the point-drop rules; a competitor never alerts. */
+function decide(
+  row: {
+    label: string;
+    site_type: 'own' | 'competitor';
+    alert_threshold: number;
+    incident_baseline: number | null;
+  },
+  { previous, lastOk }: Before,
+  measured: Measured,
+) {
+  if (row.site_type !== 'own') return { alerts: [], incidentBaseline: row.incident_baseline };
+  return decidePointDrops(MONITOR_RULES, {
+    site: { label: row.label, alertThreshold: row.alert_threshold, incidentBaseline: row.incident_baseline },
+    previous: previous ? { status: previous.status, overall: previous.overall_score } : null,
+    // Scores of another model version are not comparable (an upgrade that reweighs the dimensions
+    // must not raise drops on every site): the down and recovery rules still see them, the drop
+    // rules only this version's.
+    lastOk: lastOk ? scores(lastOk) : null,
+    comparable: lastOk?.model_version === monitoringModel.version,
+    current:
+      measured.status === 'ok'
+        ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
+        : { status: 'down', reason: measured.reason },
+  });
+}
+
+/** The scan's alerts, pending delivery when the site has a webhook, else kept for the status page. */
+async function recordAlerts(
+  trx: Transaction<Database>,
+  scan: { siteId: string; scanId: string; scannedAt: Date },
+  alerts: AlertDraft[],
+  opts: { hasWebhook: boolean },
+): Promise<void> {
+  if (alerts.length === 0) return;
+  await trx
+    .insertInto('monitor_alerts')
+    .values(
+      alerts.map((a) => ({
+        site_id: scan.siteId,
+        monitor_scan_id: scan.scanId,
+        alert_type: a.type,
+        dimension: a.dimension,
+        previous_score: a.previousScore,
+        current_score: a.currentScore,
+        delta: a.delta,
+        message: a.message,
+        scanned_at: scan.scannedAt,
+        delivery_status: opts.hasWebhook ? ('pending' as const) : ('no_webhook' as const),
+      })),
+    )
+    .onConflict((oc) => oc.doNothing())
+    .execute();
 }
 
 const zeroScores = (): DimensionScores =>

@@ -58,6 +58,22 @@ export function metricName(model: Pick<ScoringModel, 'dimensions'>, metric: stri
 export const scoreOf = (s: WatchScores, metric: string): number | undefined =>
   metric === OVERALL ? s.overall : s.dimensions[metric];
 
+/** What an operator's log says of one recorded slot: the site, how the scan went, what it raised. */
+export function slotLogFields(
+  site: { id: string; url: string },
+  measured: { status: 'ok'; overall: number } | { status: 'down' },
+  alerts: readonly Pick<AlertDraft, 'type'>[],
+) {
+  const overall = measured.status === 'ok' ? measured.overall : null;
+  return {
+    siteId: site.id,
+    url: site.url,
+    status: measured.status,
+    overall,
+    alerts: alerts.map((a) => a.type),
+  };
+}
+
 /** The monitoring.alert body, exactly the fields of interface.md section 6. */
 export function alertPayload(
   siteUrl: string,

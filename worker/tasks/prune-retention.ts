@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import { expireIdempotencyKeys } from '../../shared/audits/retention.ts';
-import { pruneBSiteAlerts, pruneBSiteScans } from '../../shared/b-sites/retention.ts';
-import { pruneMonitorAlerts, pruneMonitorScans } from '../../shared/monitoring/retention.ts';
+import { pruneWatch } from '../../shared/watch/retention.ts';
 import { pruneWebhookDeliveries } from '../../shared/webhooks/retention.ts';
 import { defineTask } from '../task.ts';
 
@@ -15,12 +14,11 @@ export default defineTask({
       signal,
     });
     const idempotencyKeys = await expireIdempotencyKeys(db, config.IDEMPOTENCY_KEY_TTL_HOURS, { signal });
-    const alertDays = config.MONITOR_ALERT_RETENTION_DAYS;
-    const monitorAlerts = await pruneMonitorAlerts(db, alertDays, { signal });
-    const bSiteAlerts = await pruneBSiteAlerts(db, alertDays, { signal });
-    const historyDays = config.WATCH_HISTORY_RETENTION_DAYS;
-    const monitorScans = await pruneMonitorScans(db, historyDays, { signal });
-    const bSiteScans = await pruneBSiteScans(db, historyDays, { signal });
-    note?.({ webhookDeliveries, idempotencyKeys, monitorAlerts, bSiteAlerts, monitorScans, bSiteScans });
+    const watch = await pruneWatch(
+      db,
+      { alerts: config.MONITOR_ALERT_RETENTION_DAYS, history: config.WATCH_HISTORY_RETENTION_DAYS },
+      { signal },
+    );
+    note?.({ webhookDeliveries, idempotencyKeys, ...watch });
   },
 });
