@@ -70,22 +70,30 @@ async function spoofedExamples(
   return out;
 }
 
-export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Window) {
-  // The window starts on the UTC midnight siteStats uses (windowStart): the path totals are daily.
-  const since = windowStart(w).toISOString();
+type SiteStats = Awaited<ReturnType<typeof siteStats>>;
+type AnswerErrorRow = { platform: string; agent: string; type: string; visits: string; errors: string };
+type SpoofedRow = {
+  platform: string;
+  agent: string;
+  visits: string;
+  first_at: string | null;
+  last_at: string;
+};
+
+/** Rollup reads every insight draws on, for the window starting at `since` (a UTC midnight). */
+async function readInsightInputs(db: Kysely<Database>, site: AgentSite, w: Window, since: string) {
   const from = since.slice(0, 10);
   await foldPages(db, site.id); // the 404 and llms.txt insights read agent_path_totals
   const [answerErrors, spoofed, notFound, llms, robots, stats] = await Promise.all([
-    sql<{ platform: string; agent: string; type: string; visits: string; errors: string }>`
+    sql<AnswerErrorRow>`
       select platform, agent, type, sum(visits)::bigint as visits, sum(errors)::bigint as errors
       from agent_rollup_days(${site.id}, ${since}::timestamptz)
       where type in ('search', 'browse') and verification <> 'spoofed'
       group by 1, 2, 3 having sum(errors) > 0 order by sum(errors) desc`.execute(db),
-    // Counts from the rollups, as /stats' spoofedVisits (counting events capped at 10,000 and
-    // walked every event of the window when spoofing was rare). With each agent, the first and the
-    // last time of its newest hour with spoofed requests (agent_rollups), which bound the look for
+    // Counts from the rollups, as /stats' spoofedVisits. With each agent, the first and the last
+    // time of its newest hour with spoofed requests (agent_rollups), which bound the look for
     // example addresses (spoofedExamples).
-    sql<{ platform: string; agent: string; visits: string; first_at: string | null; last_at: string }>`
+    sql<SpoofedRow>`
       with s as (
         select platform, agent, sum(visits)::bigint as visits, max(last_at) as last_at
         from agent_rollup_days(${site.id}, ${since}::timestamptz) where verification = 'spoofed'
@@ -105,11 +113,25 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
     latestRobots(db, site),
     siteStats(db, site, w),
   ]);
-  const ips = await spoofedExamples(db, site, spoofed.rows);
-  const out: Insight[] = [];
+  return {
+    answerErrors: answerErrors.rows,
+    spoofed: spoofed.rows,
+    notFound: notFound.rows,
+    llms: llms.rows[0],
+    robots,
+    stats,
+  };
+}
 
-  // 1. Answer agents (search, browse) refused or failing although robots.txt lets them in.
-  for (const r of answerErrors.rows) {
+/** 1. Answer agents (search, browse) refused or failing although robots.txt lets them in. */
+function answerAgentErrors(
+  site: AgentSite,
+  rows: AnswerErrorRow[],
+  robots: string | null,
+  since: string,
+): Insight[] {
+  const out: Insight[] = [];
+  for (const r of rows) {
     const visits = Number(r.visits);
     const errors = Number(r.errors);
     if (errors / visits < 0.1 || errors < 3) continue;
@@ -124,15 +146,19 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
       data: { platform: r.platform, agent: r.agent, type: r.type, visits, errors, robotsAllows: allowed },
     });
   }
+  return out;
+}
 
-  // 2. Spoofed agents.
-  const spoofedTotal = spoofed.rows.reduce((n, r) => n + Number(r.visits), 0);
-  if (spoofedTotal > 0) {
-    out.push({
+/** 2. Spoofed agents; `ips[i]` holds the example addresses of `rows[i]`. */
+function spoofedAgents(rows: SpoofedRow[], ips: string[][]): Insight[] {
+  const spoofedTotal = rows.reduce((n, r) => n + Number(r.visits), 0);
+  if (spoofedTotal === 0) return [];
+  return [
+    {
       id: 'spoofed_agents',
       priority: spoofedTotal >= 100 ? 'high' : 'medium',
       title: `${spoofedTotal} requests claimed to be AI agents they were not`,
-      evidence: spoofed.rows
+      evidence: rows
         .slice(0, 5)
         .map((r, i) => {
           const eg = ips[i]!.slice(0, 3);
@@ -142,53 +168,62 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
       fix: 'These clients use a verifiable vendor’s user agent from addresses outside its published ranges. Do not exempt requests from rate limits or bot protection on the user agent alone: verify by IP range, reverse DNS or Web Bot Auth signature.',
       data: {
         visits: spoofedTotal,
-        agents: spoofed.rows.map((r, i) => ({
+        agents: rows.map((r, i) => ({
           platform: r.platform,
           agent: r.agent,
           visits: Number(r.visits),
           ips: ips[i]!,
         })),
       },
-    });
-  }
+    },
+  ];
+}
 
-  // 3. /llms.txt asked for but missing.
-  const llmsVisits = Number(llms.rows[0]?.visits ?? 0);
-  const llmsMissing = Number(llms.rows[0]?.not_found ?? 0);
-  if (llmsMissing > 0) {
-    out.push({
+/** 3. /llms.txt asked for but missing. */
+function llmsTxtMissing(llms: { visits: string; not_found: string } | undefined): Insight[] {
+  const llmsVisits = Number(llms?.visits ?? 0);
+  const llmsMissing = Number(llms?.not_found ?? 0);
+  if (llmsMissing === 0) return [];
+  return [
+    {
       id: 'llms_txt_missing',
       priority: 'medium',
       title: 'Agents ask for /llms.txt but it does not exist',
       evidence: `${llmsMissing} of ${llmsVisits} agent requests for /llms.txt answered 404.`,
       fix: 'Publish an /llms.txt that summarises the site and links its key pages in Markdown (see llmstxt.org).',
       data: { visits: llmsVisits, notFound: llmsMissing },
-    });
-  }
+    },
+  ];
+}
 
-  // 4. Pages agents fetch that 404.
-  const missing = notFound.rows.filter((r) => r.path !== '/llms.txt');
-  if (missing.length) {
-    const total = missing.reduce((n, r) => n + Number(r.not_found), 0);
-    out.push({
+/** 4. Pages agents fetch that 404 (/llms.txt has its own insight). */
+function agent404s(notFound: { path: string; not_found: string }[]): Insight[] {
+  const missing = notFound.filter((r) => r.path !== '/llms.txt');
+  if (!missing.length) return [];
+  const total = missing.reduce((n, r) => n + Number(r.not_found), 0);
+  return [
+    {
       id: 'agent_404s',
       priority: total >= 50 ? 'medium' : 'low',
       title: `Agents fetch ${missing.length} page${missing.length === 1 ? '' : 's'} that answer 404`,
       evidence: missing.map((r) => `${r.path} (${r.not_found})`).join(', '),
       fix: 'Redirect moved pages (301) to their new address, or fix the links that lead agents there (sitemaps, internal links, llms.txt).',
       data: { pages: missing.map((r) => ({ path: r.path, notFound: Number(r.not_found) })) },
-    });
-  }
+    },
+  ];
+}
 
-  // 5. Heavily crawled pages with weak citability.
+/** 5. Heavily crawled pages (the ten most visited) with weak citability. */
+async function crawledButWeakCitability(db: Kysely<Database>, stats: SiteStats): Promise<Insight[]> {
   const top = stats.topPages.slice(0, 10);
   const cit = await citabilityOf(
     db,
     top.map((p) => p.url),
   );
   const weak = top.filter((p) => (cit.get(p.url)?.score ?? 101) < 50);
-  if (weak.length) {
-    out.push({
+  if (!weak.length) return [];
+  return [
+    {
       id: 'crawled_but_weak_citability',
       priority: 'medium',
       title: `${weak.length} of your most-crawled pages are hard for answer engines to cite`,
@@ -199,34 +234,57 @@ export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Win
       data: {
         pages: weak.map((p) => ({ path: p.path, visits: p.visits, citability: cit.get(p.url)!.score })),
       },
-    });
-  }
+    },
+  ];
+}
 
-  // 6. Training crawlers dominating.
+/** 6. Training crawlers dominating. */
+function trainingDominates(stats: SiteStats): Insight[] {
   const training = stats.types.find((t) => t.type === 'training');
-  if (training && stats.visits >= 100 && training.share >= 60) {
-    out.push({
+  if (!training || stats.visits < 100 || training.share < 60) return [];
+  return [
+    {
       id: 'training_dominates',
       priority: 'low',
       title: `Training crawlers make ${training.share}% of agent traffic`,
       evidence: `${training.visits} of ${stats.visits} agent visits came from training crawlers, which bring no citations or referrals.`,
       fix: 'If the load matters, disallow training-only agents (e.g. GPTBot, CCBot, Bytespider) in robots.txt while keeping search and browse agents (OAI-SearchBot, ChatGPT-User, PerplexityBot, Claude-SearchBot) allowed.',
       data: { visits: training.visits, share: training.share },
-    });
-  }
+    },
+  ];
+}
 
-  // 7. Coverage gaps.
-  if (stats.coverage.daysMissing.length && stats.coverage.daysCovered > 0) {
-    out.push({
+/** 7. Coverage gaps: days without data inside a window that has some. */
+function coverageGaps(stats: SiteStats): Insight[] {
+  const { daysMissing, daysCovered } = stats.coverage;
+  if (!daysMissing.length || daysCovered === 0) return [];
+  return [
+    {
       id: 'coverage_gaps',
       priority: 'low',
-      title: `${stats.coverage.daysMissing.length} day(s) in the window have no data`,
-      evidence: `No collect batch or imported log covers ${stats.coverage.daysMissing.slice(0, 10).join(', ')}${stats.coverage.daysMissing.length > 10 ? ', …' : ''}.`,
+      title: `${daysMissing.length} day(s) in the window have no data`,
+      evidence: `No collect batch or imported log covers ${daysMissing.slice(0, 10).join(', ')}${daysMissing.length > 10 ? ', …' : ''}.`,
       fix: 'Check that your server-side collector is running, or import the access logs of those days with `sightline logs import`. Statistics show these days as gaps, not as zero traffic.',
-      data: { daysMissing: stats.coverage.daysMissing },
-    });
-  }
+      data: { daysMissing },
+    },
+  ];
+}
 
+export async function siteInsights(db: Kysely<Database>, site: AgentSite, w: Window) {
+  // The window starts on the UTC midnight siteStats uses (windowStart): the path totals are daily.
+  const since = windowStart(w).toISOString();
+  const input = await readInsightInputs(db, site, w, since);
+  const ips = await spoofedExamples(db, site, input.spoofed);
+  const out: Insight[] = [
+    ...answerAgentErrors(site, input.answerErrors, input.robots, since),
+    ...spoofedAgents(input.spoofed, ips),
+    ...llmsTxtMissing(input.llms),
+    ...agent404s(input.notFound),
+    ...(await crawledButWeakCitability(db, input.stats)),
+    ...trainingDominates(input.stats),
+    ...coverageGaps(input.stats),
+  ];
+  // Stable sort: within a priority, insights keep the numbered order above.
   out.sort((a, b) => ORDER[a.priority] - ORDER[b.priority]);
   return {
     siteId: Number(site.id),

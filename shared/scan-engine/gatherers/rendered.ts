@@ -40,22 +40,27 @@ const mobileUa = (major: string) =>
   `Mozilla/5.0 (Linux; Android 10; K) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Mobile Safari/537.36`;
 
 /**
- * Runs `fn(arg)` in the page. The function travels as source text; tsx compiles named inner
- * functions to `__name(...)` calls, so a no-op `__name` is provided around it.
+ * Runs `fn(arg)` in the page. The function travels as source text, with the source of each of
+ * `helpers` (self-contained function declarations it calls) defined before it; tsx compiles named
+ * inner functions to `__name(...)` calls, so a no-op `__name` is provided around them.
  */
-function inPage<A, R>(page: Page, fn: (arg: A) => R, arg: A): Promise<Awaited<R>> {
+function inPage<A, R>(
+  page: Page,
+  fn: (arg: A) => R,
+  arg: A,
+  helpers: ((...args: never[]) => unknown)[] = [],
+): Promise<Awaited<R>> {
+  const defs = helpers.map((h) => `${h.toString()}\n`).join('');
   return page.evaluate(
-    `(() => { const __name = (f) => f; return (${fn.toString()})(${JSON.stringify(arg)}); })()`,
+    `(() => { const __name = (f) => f; ${defs}return (${fn.toString()})(${JSON.stringify(arg)}); })()`,
   );
 }
 
 type ViewportProbe = Omit<RenderedViewport, 'width' | 'height'>;
 
-/** In-page: layout measurements for one viewport. Self-contained (runs in the browser). */
-function probeViewport(opts: { maxExamples: number; maxFoldText: number }): ViewportProbe {
+/** In-page: the measuring tools the viewport probes share. Self-contained (runs in the browser). */
+function viewportTools() {
   const vh = window.innerHeight;
-  const root = document.documentElement;
-  const body = document.body;
   const clean = (s: string | null | undefined) => (s ?? '').replace(/\s+/g, ' ').trim();
   const visible = (el: Element) =>
     el.checkVisibility({ opacityProperty: true, visibilityProperty: true }) &&
@@ -75,65 +80,84 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
     const cls = typeof el.className === 'string' ? el.className.trim().split(/\s+/)[0] : '';
     return `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''}${cls ? `.${cls}` : ''}`;
   };
+  return { clean, visible, inFold, label, describe };
+}
+type ViewportTools = ReturnType<typeof viewportTools>;
 
-  // Tap targets. Links inline in running text are exempt, as in WCAG 2.5.8 and Lighthouse's old
-  // tap-targets audit: their size is the text's.
+/**
+ * In-page: tap targets under 48x48 px. Links inline in running text are exempt, as in WCAG 2.5.8
+ * and Lighthouse's old tap-targets audit: their size is the text's.
+ */
+function measureTapTargets(t: ViewportTools, maxExamples: number): ViewportProbe['tapTargets'] {
   const TAP =
     'a[href], button, input:not([type=hidden]), select, textarea, summary, [role=button], [role=link], ' +
     '[role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [onclick]';
   const inText = (el: Element) => {
     if (getComputedStyle(el).display !== 'inline') return false;
-    const parentText = clean(el.parentElement?.textContent);
-    return parentText.length > clean(el.textContent).length;
+    const parentText = t.clean(el.parentElement?.textContent);
+    return parentText.length > t.clean(el.textContent).length;
   };
   let total = 0;
   let tooSmall = 0;
   const examples: string[] = [];
   for (const el of Array.from(document.querySelectorAll(TAP)).slice(0, 3000)) {
-    if (!visible(el) || inText(el)) continue;
+    if (!t.visible(el) || inText(el)) continue;
     total++;
     const r = el.getBoundingClientRect();
     if (r.width < 48 || r.height < 48) {
       tooSmall++;
-      if (examples.length < opts.maxExamples)
-        examples.push(`${describe(el)} "${label(el)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      if (examples.length < maxExamples)
+        examples.push(`${t.describe(el)} "${t.label(el)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
     }
   }
+  return { total, tooSmall, examples };
+}
 
-  // Text: small-font share and the text of the first screen.
+/** In-page: the share of visible text nodes under 12 px, and the text of the first screen. */
+function measureText(
+  t: ViewportTools,
+  maxFoldText: number,
+): { smallTextRatio: number; aboveFoldText: string } {
   let textNodes = 0;
   let smallNodes = 0;
   const fold: string[] = [];
   let foldLength = 0;
+  const body = document.body;
   if (body) {
     const walker = document.createTreeWalker(body, NodeFilter.SHOW_TEXT);
     const range = document.createRange();
     for (let n = walker.nextNode(); n && textNodes < 20_000; n = walker.nextNode()) {
-      const text = clean(n.textContent);
+      const text = t.clean(n.textContent);
       const parent = n.parentElement;
-      if (!text || !parent || !visible(parent)) continue;
+      if (!text || !parent || !t.visible(parent)) continue;
       textNodes++;
       if (Number.parseFloat(getComputedStyle(parent).fontSize) < 12) smallNodes++;
-      if (foldLength < opts.maxFoldText) {
+      if (foldLength < maxFoldText) {
         range.selectNodeContents(n);
         const r = range.getBoundingClientRect();
-        if (r.width > 0 && inFold(r)) {
+        if (r.width > 0 && t.inFold(r)) {
           fold.push(text);
           foldLength += text.length + 1;
         }
       }
     }
   }
+  return {
+    smallTextRatio: textNodes ? smallNodes / textNodes : 0,
+    aboveFoldText: fold.join(' ').slice(0, maxFoldText),
+  };
+}
 
-  // Calls to action on the first screen: buttons, and links styled or worded like one.
+/** In-page: up to 10 calls to action on the first screen: buttons, and links styled or worded like one. */
+function foldCtas(t: ViewportTools): string[] {
   const CTA_WORDS =
     /\b(get started|start|sign ?up|register|join|subscribe|buy|shop|order|book|reserve|try|demo|contact|get in touch|call|request|download|install|apply|donate|quote|free trial|add to (cart|basket|bag)|checkout|learn more|see pricing|pricing|get)\b/i;
   const ctas: string[] = [];
   const CTA_CANDIDATES = 'button, input[type=submit], input[type=button], [role=button], a[href]';
   for (const el of Array.from(document.querySelectorAll(CTA_CANDIDATES)).slice(0, 2000)) {
     if (ctas.length >= 10) break;
-    if (!visible(el) || !inFold(el.getBoundingClientRect())) continue;
-    const text = label(el);
+    if (!t.visible(el) || !t.inFold(el.getBoundingClientRect())) continue;
+    const text = t.label(el);
     // Icon-only controls (a close "x", a hamburger) are not calls to action.
     if (text.length > 60 || !/\p{L}.*\p{L}/u.test(text)) continue;
     let looksLikeCta = el.tagName !== 'A';
@@ -152,10 +176,17 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
     }
     if (looksLikeCta && !ctas.includes(text)) ctas.push(text);
   }
+  return ctas;
+}
 
-  // Boxes that widen the layout viewport: past the right edge and not clipped by an ancestor whose
-  // overflow hides it. Pseudo-elements are no elements here, and a decorative blob in an
-  // overflow:hidden hero is clipped, so neither is counted.
+/**
+ * In-page: up to 5 boxes that widen the layout viewport: past the right edge and not clipped by an
+ * ancestor whose overflow hides it. Pseudo-elements are no elements here, and a decorative blob in
+ * an overflow:hidden hero is clipped, so neither is counted.
+ */
+function wideningBoxes(t: ViewportTools): string[] {
+  const root = document.documentElement;
+  const body = document.body;
   const vw = root.clientWidth;
   const widening: string[] = [];
   const clipped = (el: Element) => {
@@ -178,17 +209,31 @@ function probeViewport(opts: { maxExamples: number; maxFoldText: number }): View
       el.parentElement !== body
     )
       continue;
-    const cls = typeof el.className === 'string' ? clean(el.className).split(' ').slice(0, 2).join('.') : '';
+    const cls =
+      typeof el.className === 'string' ? t.clean(el.className).split(' ').slice(0, 2).join('.') : '';
     widening.push(`${el.tagName.toLowerCase()}${cls ? `.${cls}` : ''} (${Math.round(r.width)} px)`);
   }
+  return widening;
+}
 
+/** The in-page functions probeViewport calls, sent to the page with it. */
+const PROBE_HELPERS = [viewportTools, measureTapTargets, measureText, foldCtas, wideningBoxes];
+
+/** In-page: layout measurements for one viewport (runs in the browser with PROBE_HELPERS). */
+function probeViewport(opts: { maxExamples: number; maxFoldText: number }): ViewportProbe {
+  const t = viewportTools();
+  const root = document.documentElement;
+  const tapTargets = measureTapTargets(t, opts.maxExamples);
+  const text = measureText(t, opts.maxFoldText);
+  const aboveFoldCtas = foldCtas(t);
+  const widening = wideningBoxes(t);
   return {
     widening,
-    scrollWidth: Math.max(root.scrollWidth, body?.scrollWidth ?? 0),
-    tapTargets: { total, tooSmall, examples },
-    smallTextRatio: textNodes ? smallNodes / textNodes : 0,
-    aboveFoldText: fold.join(' ').slice(0, opts.maxFoldText),
-    aboveFoldCtas: ctas,
+    scrollWidth: Math.max(root.scrollWidth, document.body?.scrollWidth ?? 0),
+    tapTargets,
+    smallTextRatio: text.smallTextRatio,
+    aboveFoldText: text.aboveFoldText,
+    aboveFoldCtas,
   };
 }
 
@@ -282,7 +327,7 @@ async function openPage(
 }
 
 async function measure(page: Page, size: { width: number; height: number }): Promise<RenderedViewport> {
-  const probe = await inPage(page, probeViewport, { maxExamples: 10, maxFoldText: 3000 });
+  const probe = await inPage(page, probeViewport, { maxExamples: 10, maxFoldText: 3000 }, PROBE_HELPERS);
   return { ...size, ...probe };
 }
 
