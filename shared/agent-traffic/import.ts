@@ -140,88 +140,16 @@ export async function importLog(
   opts: ImportOptions,
 ): Promise<ImportSummary> {
   const started = Date.now();
-  const batchSize = opts.batchSize ?? 5000;
   const { lines, totalBytes, bytesRead } = await openLog(file);
-  const summary: ImportSummary = {
-    source: file === '-' ? 'stdin' : file,
-    format: opts.format === 'auto' ? null : opts.format,
-    lines: 0,
-    requests: 0,
-    badLines: 0,
-    badSamples: [],
-    agents: 0,
-    stored: 0,
-    duplicates: 0,
-    aiReferrals: 0,
-    humansIgnored: 0,
-    botsIgnored: 0,
-    expired: 0,
-    pendingVerification: 0,
-    seconds: 0,
-  };
+  const summary = emptySummary(file === '-' ? 'stdin' : file, opts.format === 'auto' ? null : opts.format);
+  // By UTC day number, the requests not past retention (ingest drops the others): named at the end.
   const days = new Map<number, number>();
-  // Days of requests past retention are not covered: ingest drops those requests.
-  const expired = pastRetention(opts.retentionDays);
+  const read = requestReader(summary, pastRetention(opts.retentionDays), days);
+  const store = batchStore(db, site, opts, summary);
   let parser: LineParser | null = summary.format ? parserFor(summary.format) : null;
+  // With --format auto, the first lines wait here until there are enough to detect the format.
   const pendingDetect: string[] = [];
-  let batch: IngestRequest[] = [];
-  // Batches being stored while the next is parsed: two, so Postgres can use a second core.
-  const inFlight: Promise<void>[] = [];
-  const MAX_IN_FLIGHT = 2;
   let lastProgress = Date.now();
-  // Identical lines within one second are distinct requests: number them.
-  let dupSecond = Number.NaN;
-  const dupCounts = new Map<string, number>();
-
-  const add = (c: IngestCounts) => {
-    summary.agents += c.agents;
-    summary.stored += c.stored;
-    summary.duplicates += c.duplicates;
-    summary.aiReferrals += c.ai_referrals;
-    summary.humansIgnored += c.humans_ignored;
-    summary.botsIgnored += c.bots_ignored;
-    summary.expired += c.expired;
-    summary.pendingVerification += c.pending_verification;
-  };
-  const flush = async () => {
-    if (batch.length === 0) return;
-    const todo = batch;
-    batch = [];
-    if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
-    const p = ingest(db, site, 'import', todo, opts.verifier, {
-      retentionDays: opts.retentionDays,
-      coverage: false,
-    }).then(add);
-    p.catch(() => {}); // awaited (and thrown) at a later flush or the end
-    inFlight.push(p);
-  };
-
-  /** True when the batch is full and must be flushed. */
-  const handle = (line: string, lineNo: number): boolean => {
-    if (line.length === 0 || line.trim() === '') return false;
-    const r = parser!(line);
-    if (r === HEADER) return false;
-    if (!r) {
-      summary.badLines++;
-      if (summary.badSamples.length < 5) summary.badSamples.push({ line: lineNo, text: line.slice(0, 300) });
-      return false;
-    }
-    summary.requests++;
-    const sec = Math.floor(r.time.getTime() / 1000);
-    if (sec !== dupSecond) {
-      dupSecond = sec;
-      dupCounts.clear();
-    }
-    const n = dupCounts.get(line) ?? 0;
-    dupCounts.set(line, n + 1);
-    if (!expired(r)) {
-      const d = Math.floor(r.time.getTime() / 86_400_000); // UTC day number, named once at the end
-      days.set(d, (days.get(d) ?? 0) + 1);
-    }
-    r.hash = n === 0 ? line : `${line}\n#${n}`; // hashed by ingest if stored
-    batch.push(r as IngestRequest);
-    return batch.length >= batchSize;
-  };
 
   let lineNo = 0;
   for await (const chunk of lines)
@@ -231,15 +159,16 @@ export async function importLog(
       if (!parser) {
         pendingDetect.push(line);
         if (pendingDetect.length < 20) continue;
-        summary.format = detectFormat(pendingDetect);
-        if (!summary.format) throw new Error('could not detect the log format; pass --format');
-        parser = parserFor(summary.format);
-        for (const [i, l] of pendingDetect.entries())
-          if (handle(l, lineNo - pendingDetect.length + 1 + i)) await flush();
+        parser = detectParser(summary, pendingDetect);
+        for (const [i, l] of pendingDetect.entries()) {
+          const r = read(parser, l, lineNo - pendingDetect.length + 1 + i);
+          if (r && store.add(r)) await store.flush();
+        }
         pendingDetect.length = 0;
         continue;
       }
-      if (handle(line, lineNo)) await flush();
+      const r = read(parser, line, lineNo);
+      if (r && store.add(r)) await store.flush();
       if (
         opts.onProgress &&
         (summary.lines & 1023) === 0 &&
@@ -255,13 +184,13 @@ export async function importLog(
       }
     }
   if (!parser && pendingDetect.length) {
-    summary.format = detectFormat(pendingDetect);
-    if (!summary.format) throw new Error('could not detect the log format; pass --format');
-    parser = parserFor(summary.format);
-    for (const [i, l] of pendingDetect.entries()) if (handle(l, i + 1)) await flush();
+    parser = detectParser(summary, pendingDetect);
+    for (const [i, l] of pendingDetect.entries()) {
+      const r = read(parser, l, i + 1);
+      if (r && store.add(r)) await store.flush();
+    }
   }
-  await flush();
-  for (const p of inFlight.splice(0)) await p;
+  await store.finish();
   await foldPages(db, site.id); // the file's page counts into the page and path rollups (sql/018)
   const dayNames = new Map(
     [...days].map(([d, n]) => [new Date(d * 86_400_000).toISOString().slice(0, 10), n]),
@@ -269,4 +198,114 @@ export async function importLog(
   await recordCoverage(db, site.id, `import:${summary.format ?? 'unknown'}`, dayNames, 'max');
   summary.seconds = Math.round((Date.now() - started) / 100) / 10;
   return summary;
+}
+
+function emptySummary(source: string, format: LogFormat | null): ImportSummary {
+  return {
+    source,
+    format,
+    lines: 0,
+    requests: 0,
+    badLines: 0,
+    badSamples: [],
+    agents: 0,
+    stored: 0,
+    duplicates: 0,
+    aiReferrals: 0,
+    humansIgnored: 0,
+    botsIgnored: 0,
+    expired: 0,
+    pendingVerification: 0,
+    seconds: 0,
+  };
+}
+
+/** The parser of the format detected from sample lines (recorded in the summary); throws if none fits. */
+function detectParser(summary: ImportSummary, sample: string[]): LineParser {
+  summary.format = detectFormat(sample);
+  if (!summary.format) throw new Error('could not detect the log format; pass --format');
+  return parserFor(summary.format);
+}
+
+/**
+ * Turns a log line into a request, or null for a blank line, a header or a bad line (counted and
+ * sampled in the summary). Identical lines within one second are distinct requests: each after
+ * the first gets a numbered hash text. Requests not past retention are counted in `days`.
+ */
+function requestReader(
+  summary: ImportSummary,
+  expired: (r: { time: Date }) => boolean,
+  days: Map<number, number>,
+): (parser: LineParser, line: string, lineNo: number) => IngestRequest | null {
+  let dupSecond = Number.NaN;
+  const dupCounts = new Map<string, number>();
+  return (parser, line, lineNo) => {
+    if (line.length === 0 || line.trim() === '') return null;
+    const r = parser(line);
+    if (r === HEADER) return null;
+    if (!r) {
+      summary.badLines++;
+      if (summary.badSamples.length < 5) summary.badSamples.push({ line: lineNo, text: line.slice(0, 300) });
+      return null;
+    }
+    summary.requests++;
+    const sec = Math.floor(r.time.getTime() / 1000);
+    if (sec !== dupSecond) {
+      dupSecond = sec;
+      dupCounts.clear();
+    }
+    const n = dupCounts.get(line) ?? 0;
+    dupCounts.set(line, n + 1);
+    if (!expired(r)) {
+      const d = Math.floor(r.time.getTime() / 86_400_000);
+      days.set(d, (days.get(d) ?? 0) + 1);
+    }
+    r.hash = n === 0 ? line : `${line}\n#${n}`; // hashed by ingest if stored
+    return r as IngestRequest;
+  };
+}
+
+/**
+ * Collects requests into batches and stores them through ingest, adding each batch's counts to
+ * the summary. Up to two batches are stored while the next is parsed, so Postgres can use a
+ * second core; a failed batch throws at a later flush or at finish.
+ */
+function batchStore(db: Kysely<Database>, site: AgentSite, opts: ImportOptions, summary: ImportSummary) {
+  const batchSize = opts.batchSize ?? 5000;
+  const MAX_IN_FLIGHT = 2;
+  const inFlight: Promise<void>[] = [];
+  let batch: IngestRequest[] = [];
+  const flush = async () => {
+    if (batch.length === 0) return;
+    const todo = batch;
+    batch = [];
+    if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
+    const p = ingest(db, site, 'import', todo, opts.verifier, {
+      retentionDays: opts.retentionDays,
+      coverage: false,
+    }).then((c) => addCounts(summary, c));
+    p.catch(() => {}); // awaited (and thrown) at a later flush or at finish
+    inFlight.push(p);
+  };
+  return {
+    /** Adds a request; true when the batch is full and must be flushed. */
+    add: (r: IngestRequest): boolean => batch.push(r) >= batchSize,
+    flush,
+    /** Stores the last batch and waits for every batch in flight. */
+    finish: async () => {
+      await flush();
+      for (const p of inFlight.splice(0)) await p;
+    },
+  };
+}
+
+function addCounts(summary: ImportSummary, c: IngestCounts): void {
+  summary.agents += c.agents;
+  summary.stored += c.stored;
+  summary.duplicates += c.duplicates;
+  summary.aiReferrals += c.ai_referrals;
+  summary.humansIgnored += c.humans_ignored;
+  summary.botsIgnored += c.bots_ignored;
+  summary.expired += c.expired;
+  summary.pendingVerification += c.pending_verification;
 }

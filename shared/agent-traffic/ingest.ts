@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto';
-import { type Kysely, type QueryResult, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
 import { agentIpRanges } from '../agent-verification/ip-data.ts';
 import {
@@ -197,6 +197,26 @@ interface AgentRow {
   confidence: number;
 }
 
+export interface IngestOptions {
+  /**
+   * AGENT_EVENTS_RETENTION_DAYS: requests older than that are counted as `expired` and dropped.
+   * Retention deletes raw events and keeps the rollups, and the raw row (its hash) is what makes
+   * a request sent again count once: one stored again past the cut-off would be counted twice.
+   * null keeps every request (tests).
+   */
+  retentionDays: number | null;
+  coverageSource?: string;
+  coverage?: boolean;
+  /** Events this process stores for a site before it folds the site's pending page counts. */
+  foldAfter?: number;
+}
+
+interface Referral {
+  req: IngestRequest;
+  platform: string;
+  host: string;
+}
+
 /** Classifies, verifies and stores one batch. */
 export async function ingest(
   db: Kysely<Database>,
@@ -204,19 +224,7 @@ export async function ingest(
   source: IngestSource,
   batch: IngestRequest[],
   verifier: Verifier,
-  opts: {
-    /**
-     * AGENT_EVENTS_RETENTION_DAYS: requests older than that are counted as `expired` and dropped.
-     * Retention deletes raw events and keeps the rollups, and the raw row (its hash) is what makes
-     * a request sent again count once: one stored again past the cut-off would be counted twice.
-     * null keeps every request (tests).
-     */
-    retentionDays: number | null;
-    coverageSource?: string;
-    coverage?: boolean;
-    /** Events this process stores for a site before it folds the site's pending page counts. */
-    foldAfter?: number;
-  },
+  opts: IngestOptions,
 ): Promise<IngestCounts> {
   // Requests past retention go first, before any verification is spent on them.
   const expired = pastRetention(opts.retentionDays);
@@ -232,9 +240,42 @@ export async function ingest(
     expired: batch.length - requests.length,
     pending_verification: 0,
   };
+  const { agents, referrals } = await classifyBatch(requests, site, verifier, counts);
+  counts.agents = agents.length;
+  counts.ai_referrals = referrals.length;
+
+  if (agents.length) {
+    const { inserted, pending } = await storeAgentEvents(db, site.id, source, agents);
+    counts.stored = inserted;
+    counts.pending_verification = pending;
+    counts.duplicates = agents.length - counts.stored;
+    if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
+    else sitesWithDuplicates.delete(site.id);
+    if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
+    if (counts.pending_verification > 0) requestVerification(db);
+  }
+  if (referrals.length) await storeReferrals(db, site.id, referrals);
+  if (opts.coverage !== false && requests.length) {
+    await recordCoverage(db, site.id, opts.coverageSource ?? source, dayCounts(requests), 'add');
+  }
+  recordIngestMetrics(source, counts, requests);
+  return counts;
+}
+
+/**
+ * Sorts a batch into agents (verified, or `pending` for reverse DNS), AI referrals, and the
+ * humans and other bots that are only counted (in `counts`). Agents end with their final
+ * confidence.
+ */
+async function classifyBatch(
+  requests: IngestRequest[],
+  site: Pick<AgentSite, 'url'>,
+  verifier: Verifier,
+  counts: IngestCounts,
+): Promise<{ agents: AgentRow[]; referrals: Referral[] }> {
   const agents: AgentRow[] = [];
   const signatures: Promise<void>[] = [];
-  const referrals: { req: IngestRequest; platform: string; host: string }[] = [];
+  const referrals: Referral[] = [];
   const origin = new URL(site.url).origin;
   const signedVisits: Promise<{ req: IngestRequest; agentUrl: string | null }>[] = [];
   const human = (req: IngestRequest) => {
@@ -246,31 +287,7 @@ export async function ingest(
   for (const req of requests) {
     const c = classifyVisit(req.userAgent);
     if (c.agent || c.isAi) {
-      const platform = c.platform ?? 'Other';
-      const row: AgentRow = {
-        req,
-        platform,
-        agent: c.agent ?? '',
-        type: c.type ?? '',
-        verification: 'none',
-        confidence: c.confidence, // the classifier's; replaced below once verified
-      };
-      const signed: SignedRequest | null =
-        req.headers?.['signature-input'] && req.headers.signature
-          ? { method: req.method, url: origin + req.path, headers: req.headers, at: req.time }
-          : null;
-      const input = { agent: row.agent, platform, ip: req.ip, signed };
-      // No network wait here but a signature's key directory (cached): a visit only reverse DNS
-      // can verify is stored `pending` and settled by the verify_agent_visits job.
-      const quick = quickVerification(verifier, input);
-      if (quick) row.verification = quick;
-      else
-        signatures.push(
-          verifyVisit(verifier, input).then((v) => {
-            row.verification = v;
-          }),
-        );
-      agents.push(row);
+      agents.push(classifiedAgent(req, c, origin, verifier, signatures));
       continue;
     }
     if (c.isBot) {
@@ -297,24 +314,8 @@ export async function ingest(
     human(req);
   }
   for (const { req, agentUrl } of await Promise.all(signedVisits)) {
-    if (agentUrl === null) {
-      human(req);
-      continue;
-    }
-    let host = '';
-    try {
-      host = new URL(agentUrl).hostname;
-    } catch {
-      // a key resolved without a Signature-Agent URL
-    }
-    agents.push({
-      req,
-      platform: engine(host) ?? (host || 'Other'),
-      agent: '',
-      type: 'browse',
-      verification: 'signature',
-      confidence: 1,
-    });
+    if (agentUrl === null) human(req);
+    else agents.push(signedBrowserAgent(req, agentUrl));
   }
   if (signatures.length) await Promise.all(signatures);
   for (const a of agents) {
@@ -322,72 +323,170 @@ export async function ingest(
     a.confidence =
       a.verification === 'none' ? Math.min(CONFIDENCE.none, a.confidence) : CONFIDENCE[a.verification];
   }
-  counts.agents = agents.length;
-  counts.ai_referrals = referrals.length;
+  return { agents, referrals };
+}
 
-  if (agents.length) {
-    const times = agents.map((a) => a.req.time);
-    await ensurePartitions(db, times);
-    // A plain INSERT costs Postgres about half of what ON CONFLICT DO NOTHING does (no
-    // speculative-insertion lock and confirmation record per row: 7.5 against 12-17 µs an event,
-    // EXPLAIN ANALYZE on 1,000-event batches). A batch that holds a request already stored fails
-    // whole with 23505 (nothing of it stays) and is sent again with ON CONFLICT DO NOTHING, which
-    // skips the duplicates exactly as before; a site whose last batch had duplicates (a
-    // re-import) goes straight to that form until a batch stores everything again.
-    const onConflict = (skipDuplicates: boolean) => (skipDuplicates ? sql`on conflict do nothing` : sql``);
-    // The columns that repeat across a batch (the user agent and what it was classified as)
-    // go once per distinct combination, numbered, and each event names its combination: fewer
-    // and shorter arrays to serialise (Node) and to parse (Postgres).
-    // By user agent, the combinations seen and their numbers (1-based, their place in kindRows).
-    const kinds = new Map<string, number[]>();
-    const kindRows: AgentRow[] = [];
-    const kindOf: number[] = new Array(agents.length);
-    const ms: number[] = new Array(agents.length);
-    let exactMs = true;
-    for (let i = 0; i < agents.length; i++) {
-      const a = agents[i]!;
-      let ks = kinds.get(a.req.userAgent);
-      if (!ks) {
-        ks = [];
-        kinds.set(a.req.userAgent, ks);
-      }
-      let k = 0;
-      for (const n of ks) {
-        const b = kindRows[n - 1]!;
-        if (
-          b.req.method === a.req.method &&
-          b.platform === a.platform &&
-          b.agent === a.agent &&
-          b.type === a.type &&
-          b.verification === a.verification &&
-          b.confidence === a.confidence
-        ) {
-          k = n;
-          break;
-        }
-      }
-      if (k === 0) {
-        kindRows.push(a);
-        k = kindRows.length;
-        ks.push(k);
-      }
-      kindOf[i] = k;
-      const t = a.req.time.getTime();
-      if (!(t >= -EXACT_MS && t <= EXACT_MS)) exactMs = false;
-      ms[i] = t;
+/**
+ * The row of a request its user agent names as an agent. Verified at once when that needs no
+ * network wait; otherwise its verification is pushed onto `pending` and set on the row when done.
+ */
+function classifiedAgent(
+  req: IngestRequest,
+  c: ReturnType<typeof classifyVisit>,
+  origin: string,
+  verifier: Verifier,
+  pending: Promise<void>[],
+): AgentRow {
+  const platform = c.platform ?? 'Other';
+  const row: AgentRow = {
+    req,
+    platform,
+    agent: c.agent ?? '',
+    type: c.type ?? '',
+    verification: 'none',
+    confidence: c.confidence, // the classifier's; replaced once verified
+  };
+  const signed: SignedRequest | null =
+    req.headers?.['signature-input'] && req.headers.signature
+      ? { method: req.method, url: origin + req.path, headers: req.headers, at: req.time }
+      : null;
+  const input = { agent: row.agent, platform, ip: req.ip, signed };
+  // No network wait here but a signature's key directory (cached): a visit only reverse DNS
+  // can verify is stored `pending` and settled by the verify_agent_visits job.
+  const quick = quickVerification(verifier, input);
+  if (quick) row.verification = quick;
+  else
+    pending.push(
+      verifyVisit(verifier, input).then((v) => {
+        row.verification = v;
+      }),
+    );
+  return row;
+}
+
+/** The row of a browser-agent visit with a verified Web Bot Auth signature, named by its Signature-Agent host. */
+function signedBrowserAgent(req: IngestRequest, agentUrl: string): AgentRow {
+  let host = '';
+  try {
+    host = new URL(agentUrl).hostname;
+  } catch {
+    // a key resolved without a Signature-Agent URL
+  }
+  return {
+    req,
+    platform: engine(host) ?? (host || 'Other'),
+    agent: '',
+    type: 'browse',
+    verification: 'signature',
+    confidence: 1,
+  };
+}
+
+/**
+ * A batch's agents with the columns that repeat across it (the user agent and what it was
+ * classified as) numbered once per distinct combination: kindRows holds each combination's first
+ * row (number = place + 1), kindOf each agent's number. ms is each agent's epoch milliseconds;
+ * exactMs whether all of them are within ±EXACT_MS.
+ */
+function groupKinds(agents: AgentRow[]): {
+  kindRows: AgentRow[];
+  kindOf: number[];
+  ms: number[];
+  exactMs: boolean;
+} {
+  // By user agent, the combinations seen and their numbers.
+  const kinds = new Map<string, number[]>();
+  const kindRows: AgentRow[] = [];
+  const kindOf: number[] = new Array(agents.length);
+  const ms: number[] = new Array(agents.length);
+  let exactMs = true;
+  for (let i = 0; i < agents.length; i++) {
+    const a = agents[i]!;
+    let ks = kinds.get(a.req.userAgent);
+    if (!ks) {
+      ks = [];
+      kinds.set(a.req.userAgent, ks);
     }
-    const time = exactMs
-      ? sql`timestamptz 'epoch' + t.ms * interval '1 millisecond'`
-      : sql`t.ms::timestamptz`;
-    // The per-event arrays as array literals, written once (a retry after 23505 sends them again).
-    const timeList = exactMs ? plainArray(ms) : textArray(agents.map((a) => a.req.time.toISOString()));
-    const hashes = plainArray(agents.map((a) => hashHexOf(a.req)));
-    const paths = textArray(agents.map((a) => pageKey(a.req.path)));
-    const statuses = plainArray(agents.map((a) => a.req.status));
-    const ips = textArray(agents.map((a) => a.req.ip));
-    const kindNumbers = plainArray(kindOf);
-    const insert = (skipDuplicates: boolean) =>
-      sql<{ inserted: number; pending: number }>`
+    let k = ks.find((n) => sameKind(kindRows[n - 1]!, a)) ?? 0;
+    if (k === 0) {
+      kindRows.push(a);
+      k = kindRows.length;
+      ks.push(k);
+    }
+    kindOf[i] = k;
+    const t = a.req.time.getTime();
+    if (!(t >= -EXACT_MS && t <= EXACT_MS)) exactMs = false;
+    ms[i] = t;
+  }
+  return { kindRows, kindOf, ms, exactMs };
+}
+
+/** Whether two agent rows of the same user agent share every other per-kind column. */
+const sameKind = (a: AgentRow, b: AgentRow): boolean =>
+  a.req.method === b.req.method &&
+  a.platform === b.platform &&
+  a.agent === b.agent &&
+  a.type === b.type &&
+  a.verification === b.verification &&
+  a.confidence === b.confidence;
+
+/**
+ * Inserts a batch's agent events and adds them to the hourly, daily and pending page rollups, in
+ * one statement; returns how many were new and how many of those await reverse DNS.
+ */
+async function storeAgentEvents(
+  db: Kysely<Database>,
+  siteId: string,
+  source: IngestSource,
+  agents: AgentRow[],
+): Promise<{ inserted: number; pending: number }> {
+  const times = agents.map((a) => a.req.time);
+  await ensurePartitions(db, times);
+  const insert = agentEventsInsert(siteId, source, agents);
+  // A plain INSERT costs Postgres about half of what ON CONFLICT DO NOTHING does (no
+  // speculative-insertion lock and confirmation record per row: 7.5 against 12-17 µs an event,
+  // EXPLAIN ANALYZE on 1,000-event batches). A batch that holds a request already stored fails
+  // whole with 23505 (nothing of it stays) and is sent again with ON CONFLICT DO NOTHING, which
+  // skips the duplicates; a site whose last batch had duplicates (a re-import) goes straight to
+  // that form until a batch stores everything again.
+  let skipDuplicates = sitesWithDuplicates.has(siteId);
+  let remade = false;
+  for (;;) {
+    try {
+      const { rows } = await insert(skipDuplicates).execute(db);
+      return { inserted: rows[0]?.inserted ?? 0, pending: rows[0]?.pending ?? 0 };
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === '23505' && !skipDuplicates) {
+        skipDuplicates = true;
+        continue;
+      }
+      // A month partition dropped by retention since this process made it: make it again, once.
+      if (code !== '23514' || remade) throw err;
+      remade = true;
+      partitionsMade.delete(db);
+      await ensurePartitions(db, times);
+    }
+  }
+}
+
+/**
+ * The statement storeAgentEvents runs, with or without ON CONFLICT DO NOTHING. The per-event
+ * arrays go as array literals written once (a retry after 23505 sends them again); the per-kind
+ * columns go once per combination (groupKinds): fewer and shorter arrays to serialise and parse.
+ */
+function agentEventsInsert(siteId: string, source: IngestSource, agents: AgentRow[]) {
+  const { kindRows, kindOf, ms, exactMs } = groupKinds(agents);
+  const onConflict = (skipDuplicates: boolean) => (skipDuplicates ? sql`on conflict do nothing` : sql``);
+  const time = exactMs ? sql`timestamptz 'epoch' + t.ms * interval '1 millisecond'` : sql`t.ms::timestamptz`;
+  const timeList = exactMs ? plainArray(ms) : textArray(agents.map((a) => a.req.time.toISOString()));
+  const hashes = plainArray(agents.map((a) => hashHexOf(a.req)));
+  const paths = textArray(agents.map((a) => pageKey(a.req.path)));
+  const statuses = plainArray(agents.map((a) => a.req.status));
+  const ips = textArray(agents.map((a) => a.req.ip));
+  const kindNumbers = plainArray(kindOf);
+  return (skipDuplicates: boolean) =>
+    sql<{ inserted: number; pending: number }>`
       with input as (
         select ${time} as time, decode(t.hash, 'hex') as hash, c.method, t.path, t.status, t.ip, c.user_agent,
           c.platform, c.agent, c.type, c.verification, c.confidence
@@ -410,14 +509,14 @@ export async function ingest(
         ) with ordinality as c(method, user_agent, platform, agent, type, verification, confidence, k) using (k)
       ), ins as (
         insert into agent_events (site_id, time, hash, source, method, path, status, ip, user_agent, platform, agent, type, verification, confidence)
-        select ${site.id}::bigint, time, hash, ${source}, method, path, status, ip, user_agent, platform, agent, type, verification, confidence
+        select ${siteId}::bigint, time, hash, ${source}, method, path, status, ip, user_agent, platform, agent, type, verification, confidence
         from input
         order by time, hash -- one lock order for concurrent batches that share requests: no deadlock
         ${onConflict(skipDuplicates)}
         returning time, path, status, platform, agent, type, verification
       ), hourly as (
         insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
-        select ${site.id}::bigint, date_trunc('hour', time), platform, agent, type, verification,
+        select ${siteId}::bigint, date_trunc('hour', time), platform, agent, type, verification,
           count(*), count(*) filter (where status >= 400), min(time), max(time)
         from ins group by 2, 3, 4, 5, 6 order by 2, 3, 4, 5, 6
         on conflict (site_id, hour, platform, agent, type, verification) do update set
@@ -425,7 +524,7 @@ export async function ingest(
           first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
       ), daily as (
         insert into agent_daily_rollups as r (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
-        select ${site.id}::bigint, (time at time zone 'UTC')::date, platform, agent, type, verification,
+        select ${siteId}::bigint, (time at time zone 'UTC')::date, platform, agent, type, verification,
           count(*), count(*) filter (where status >= 400), min(time), max(time)
         from ins group by 2, 3, 4, 5, 6 order by 2, 3, 4, 5, 6
         on conflict (site_id, day, platform, agent, type, verification) do update set
@@ -434,66 +533,35 @@ export async function ingest(
       ), pending as (
         -- Page and path rollups: appended here, folded in bulk by agent_fold_pages (sql/018).
         insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)
-        select ${site.id}::bigint, (time at time zone 'UTC')::date, path, platform,
+        select ${siteId}::bigint, (time at time zone 'UTC')::date, path, platform,
           count(*), count(*) filter (where status >= 400), count(*) filter (where status = 404)
         from ins group by 2, 3, 4
       )
       select count(*)::int as inserted, count(*) filter (where verification = 'pending')::int as pending from ins`;
-    let skipDuplicates = sitesWithDuplicates.has(site.id);
-    let result: QueryResult<{ inserted: number; pending: number }>;
-    let remade = false;
-    for (;;) {
-      try {
-        result = await insert(skipDuplicates).execute(db);
-        break;
-      } catch (err) {
-        const code = (err as { code?: string }).code;
-        if (code === '23505' && !skipDuplicates) {
-          skipDuplicates = true;
-          continue;
-        }
-        // A month partition dropped by retention since this process made it: make it again, once.
-        if (code !== '23514' || remade) throw err;
-        remade = true;
-        partitionsMade.delete(db);
-        await ensurePartitions(db, times);
-      }
-    }
-    const { rows } = result;
-    counts.stored = rows[0]?.inserted ?? 0;
-    counts.pending_verification = rows[0]?.pending ?? 0;
-    counts.duplicates = agents.length - counts.stored;
-    if (counts.duplicates > 0) sitesWithDuplicates.add(site.id);
-    else sitesWithDuplicates.delete(site.id);
-    if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
-    if (counts.pending_verification > 0) requestVerification(db);
-  }
+}
 
-  if (referrals.length) {
-    await sql`
-      with ins as (
-        insert into ai_referrals (site_id, time, hash, platform, referer_host, path)
-        select ${site.id}::bigint, * from unnest(
-          ${referrals.map((r) => r.req.time.toISOString())}::timestamptz[],
-          ${referrals.map((r) => hashOf(r.req))}::bytea[],
-          ${referrals.map((r) => r.platform)}::text[],
-          ${referrals.map((r) => r.host.slice(0, 255))}::text[],
-          ${referrals.map((r) => pageKey(r.req.path))}::text[])
-        on conflict do nothing
-        returning time, platform, path
-      )
-      insert into ai_referral_rollups as r (site_id, day, platform, path, visits)
-      select ${site.id}::bigint, (time at time zone 'UTC')::date, platform, path, count(*)
-      from ins group by 2, 3, 4 order by 2, 3, 4
-      on conflict (site_id, day, platform, path) do update set visits = r.visits + excluded.visits`.execute(
-      db,
-    );
-  }
+/** Inserts a batch's AI referrals (a request stored before adds nothing) and their daily rollups. */
+async function storeReferrals(db: Kysely<Database>, siteId: string, referrals: Referral[]): Promise<void> {
+  await sql`
+    with ins as (
+      insert into ai_referrals (site_id, time, hash, platform, referer_host, path)
+      select ${siteId}::bigint, * from unnest(
+        ${referrals.map((r) => r.req.time.toISOString())}::timestamptz[],
+        ${referrals.map((r) => hashOf(r.req))}::bytea[],
+        ${referrals.map((r) => r.platform)}::text[],
+        ${referrals.map((r) => r.host.slice(0, 255))}::text[],
+        ${referrals.map((r) => pageKey(r.req.path))}::text[])
+      on conflict do nothing
+      returning time, platform, path
+    )
+    insert into ai_referral_rollups as r (site_id, day, platform, path, visits)
+    select ${siteId}::bigint, (time at time zone 'UTC')::date, platform, path, count(*)
+    from ins group by 2, 3, 4 order by 2, 3, 4
+    on conflict (site_id, day, platform, path) do update set visits = r.visits + excluded.visits`.execute(db);
+}
 
-  if (opts.coverage !== false && requests.length) {
-    await recordCoverage(db, site.id, opts.coverageSource ?? source, dayCounts(requests), 'add');
-  }
-
+/** Counts a batch's outcomes by source, and for collect how far behind its newest request is. */
+function recordIngestMetrics(source: IngestSource, counts: IngestCounts, requests: IngestRequest[]): void {
   const label = source;
   agentRequestsIngested.inc({ source: label, outcome: 'stored' }, counts.stored);
   agentRequestsIngested.inc({ source: label, outcome: 'duplicate' }, counts.duplicates);
@@ -505,7 +573,6 @@ export async function ingest(
     const newest = Math.max(...requests.map((r) => r.time.getTime()));
     agentIngestLag.observe(Math.max(0, (Date.now() - newest) / 1000));
   }
-  return counts;
 }
 
 /**
