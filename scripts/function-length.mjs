@@ -60,5 +60,5 @@ for (const root of ROOTS) {
 
 long.sort((a, b) => b.lines - a.lines);
 for (const f of long) console.log(`${String(f.lines).padStart(4)}  ${f.file}:${f.line}  ${f.name}`);
-console.log(`${long.length} function(s) over ${max} lines`);
+console.log(`${long.length} function(s) over ${max} lines in ${ROOTS.join(', ')}`);
 process.exit(long.length && !reportOnly ? 1 : 0);
