@@ -55,9 +55,17 @@ async function assertFits(page: Page, what: string): Promise<void> {
 }
 
 describe('every page at 375 px', { skip: skipUnlessBrowser(installed) }, () => {
-  it('the public pages and every guide under /docs', async () => {
+  it('the public pages (with the service status and MCP pages) and every guide under /docs', async () => {
     const page = await phone();
-    const paths = ['/', '/signin', '/signup', '/reset', ...GUIDES.map((g) => `/docs/guides/${g.name}`)];
+    const paths = [
+      '/',
+      '/signin',
+      '/signup',
+      '/reset',
+      '/status',
+      '/mcp',
+      ...GUIDES.map((g) => `/docs/guides/${g.name}`),
+    ];
     for (const p of paths) {
       const res = await page.goto(`${t.url}${p}`);
       assert.equal(res?.status(), 200, p);
