@@ -1,16 +1,11 @@
 import assert from 'node:assert/strict';
-import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import { createApp } from '../../../api/app.ts';
 import { defineRoute } from '../../../api/route.ts';
 import { createAccount } from '../../../shared/accounts/accounts.ts';
-import { loadConfig } from '../../../shared/config.ts';
-import { createDb, type Db } from '../../../shared/db/pool.ts';
-import { EventListener } from '../../../shared/jobs/events.ts';
-import { createLogger } from '../../../shared/logger.ts';
+import type { Db } from '../../../shared/db/pool.ts';
 import { call } from '../../helpers/api.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 // The guard, validation and error rendering exercised through real routes on a real app and
 // database: routes declared here only to reach every branch (tier, variant, body limits, 500).
@@ -68,28 +63,15 @@ const routes = [
   }),
 ];
 
-let db: TestDatabase;
-let handle: Db;
-let server: http.Server;
+let app: TestApp;
 let base: string;
-let events: EventListener;
+let handle: Db;
 
 before(async () => {
-  db = await createTestDatabase();
-  handle = createDb(db.url);
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', BODY_LIMIT: '2kb' });
-  events = new EventListener(db.url);
-  const app = createApp({ config, db: handle.db, events, log: createLogger('t') }, routes);
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  app = await startTestApp(routes, { env: { BODY_LIMIT: '2kb' } });
+  ({ base, handle } = app);
 });
-after(async () => {
-  server.close();
-  await events.close();
-  await handle.close();
-  await db.drop();
-});
+after(() => app.close());
 
 const key = async (variant: 'A' | 'B', tier: string) =>
   (await createAccount(handle.db, { email: `${Math.random()}@x.test`, variant, tier: tier as never })).key

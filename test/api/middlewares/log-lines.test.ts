@@ -3,14 +3,9 @@ import http from 'node:http';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { z } from 'zod';
-import { createApp } from '../../../api/app.ts';
 import { defineRoute } from '../../../api/route.ts';
-import { loadConfig } from '../../../shared/config.ts';
-import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { noEngines } from '../../../shared/geo/visibility-runs.ts';
-import { EventListener } from '../../../shared/jobs/events.ts';
-import { createLogger } from '../../../shared/logger.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 // One log line per request, at the level its outcome deserves, read from the logger's real output:
 // an answer given on purpose (4xx, 501, a documented 503) is one info or warn line without a
@@ -73,28 +68,14 @@ const sink = new Writable({
   },
 });
 
-let db: TestDatabase;
-let handle: Db;
-let server: http.Server;
+let app: TestApp;
 let base: string;
-let events: EventListener;
 
 before(async () => {
-  db = await createTestDatabase();
-  handle = createDb(db.url);
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'info' });
-  events = new EventListener(db.url);
-  const app = createApp({ config, db: handle.db, events, log: createLogger('t', sink, 'info') }, routes);
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  app = await startTestApp(routes, { env: { LOG_LEVEL: 'info' }, log: { sink, level: 'info' } });
+  base = app.base;
 });
-after(async () => {
-  server.close();
-  await events.close();
-  await handle.close();
-  await db.drop();
-});
+after(() => app.close());
 
 const LEVEL = { info: 30, warn: 40, error: 50 };
 

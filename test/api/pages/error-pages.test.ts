@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
-import type http from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { createApp } from '../../../api/app.ts';
 import { defineRoute } from '../../../api/route.ts';
 import { routes as defaultRoutes } from '../../../api/routes/index.ts';
-import { loadConfig } from '../../../shared/config.ts';
-import { createDb, type Db } from '../../../shared/db/pool.ts';
-import { EventListener } from '../../../shared/jobs/events.ts';
-import { createLogger } from '../../../shared/logger.ts';
-import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
+import { startTestApp, type TestApp } from '../../helpers/app.ts';
 
 // Pages that never show raw data: a browser gets errors outside /api/ as HTML pages, and the
 // footer's links lead to pages; machine clients (JSON or no Accept) get what they always got.
@@ -26,28 +20,14 @@ const boom = defineRoute({
   },
 });
 
-let db: TestDatabase;
-let handle: Db;
-let server: http.Server;
+let app: TestApp;
 let base: string;
-let events: EventListener;
 
 before(async () => {
-  db = await createTestDatabase();
-  handle = createDb(db.url);
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent' });
-  events = new EventListener(db.url);
-  const app = createApp({ config, db: handle.db, events, log: createLogger('t') }, [...defaultRoutes, boom]);
-  server = app.listen(0, '127.0.0.1');
-  await new Promise((r) => server.once('listening', r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+  app = await startTestApp([...defaultRoutes, boom]);
+  base = app.base;
 });
-after(async () => {
-  server.close();
-  await events.close();
-  await handle.close();
-  await db.drop();
-});
+after(() => app.close());
 
 const BROWSER = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
 
