@@ -163,15 +163,20 @@ export async function setSubscription(
   return db.isTransaction ? change(db) : db.transaction().execute(change);
 }
 
+/** Accounts joined with their active subscription, if any (its `plan` is null without one). */
+export function accountsWithPlan(db: Kysely<Database>) {
+  return db
+    .selectFrom('accounts')
+    .leftJoin('subscriptions', (j) =>
+      j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'),
+    );
+}
+
 export async function getAccountView(
   db: Kysely<Database>,
   accountId: string,
 ): Promise<AccountView | undefined> {
-  const row = await db
-    .selectFrom('accounts')
-    .leftJoin('subscriptions', (j) =>
-      j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'),
-    )
+  const row = await accountsWithPlan(db)
     .select([
       'accounts.id',
       'accounts.email',

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { accountsWithPlan } from './accounts.ts';
 
 /** One row of the operator's account list: who, which product, which plan. */
 export interface AccountSummary {
@@ -21,19 +22,14 @@ export interface AccountDetails extends AccountSummary {
 const iso = (d: Date | null): string | null => (d ? d.toISOString() : null);
 
 function summaryQuery(db: Kysely<Database>) {
-  return db
-    .selectFrom('accounts')
-    .leftJoin('subscriptions', (j) =>
-      j.onRef('subscriptions.account_id', '=', 'accounts.id').on('subscriptions.status', '=', 'active'),
-    )
-    .select([
-      'accounts.id',
-      'accounts.email',
-      'accounts.variant',
-      'accounts.tier',
-      'accounts.created_at',
-      'subscriptions.plan',
-    ]);
+  return accountsWithPlan(db).select([
+    'accounts.id',
+    'accounts.email',
+    'accounts.variant',
+    'accounts.tier',
+    'accounts.created_at',
+    'subscriptions.plan',
+  ]);
 }
 
 type SummaryRow = Awaited<ReturnType<ReturnType<typeof summaryQuery>['executeTakeFirstOrThrow']>>;
