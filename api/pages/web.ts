@@ -72,6 +72,12 @@ function sameSecret(a: string | undefined, b: string | undefined): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+/** Post/redirect/get: 303 See Other, so the browser GETs `location` and a reload repeats nothing. */
+export function seeOther(ctx: Context, location: string): void {
+  ctx.status = 303;
+  ctx.redirect(location);
+}
+
 export function html200(ctx: Context, body: string, status = 200) {
   ctx.status = status;
   ctx.type = 'text/html; charset=utf-8';

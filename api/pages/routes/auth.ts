@@ -30,7 +30,7 @@ import {
 } from '../auth-pages.ts';
 import type { Viewer } from '../layout.ts';
 import { definePage, type PageDef } from '../page.ts';
-import { cookieBase, formOf, html200, type PageKit, showBucket } from '../web.ts';
+import { cookieBase, formOf, html200, type PageKit, seeOther, showBucket } from '../web.ts';
 
 // Sign-in and sign-out, sign-up and its confirmation link, invitations (variant B), password reset.
 // Links that carry a token keep it out of Referer headers.
@@ -109,8 +109,7 @@ function signInPages({ services, deps, startSession }: PageKit): PageDef[] {
         }
         await endSession(db, ctx.cookies.get(SESSION_COOKIE)); // a previous session in this browser ends
         await startSession(ctx, accountId);
-        ctx.status = 303;
-        ctx.redirect(next);
+        seeOther(ctx, next);
       },
     }),
     definePage({
@@ -120,8 +119,7 @@ function signInPages({ services, deps, startSession }: PageKit): PageDef[] {
       handler: async (ctx) => {
         await endSession(db, ctx.cookies.get(SESSION_COOKIE));
         ctx.cookies.set(SESSION_COOKIE, null, { ...cookieBase(ctx), sameSite: 'lax' });
-        ctx.status = 303;
-        ctx.redirect('/');
+        seeOther(ctx, '/');
       },
     }),
   ];

@@ -11,7 +11,7 @@ import type { Services } from '../../../shared/services.ts';
 import { renderMessage } from '../auth-pages.ts';
 import { type GeoPageView, renderGeo } from '../geo-pages.ts';
 import { definePage, type PageDef } from '../page.ts';
-import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
+import { accountOf, formOf, html200, type PageKit, seeOther, viewerOf, type Web } from '../web.ts';
 
 // GEO of one monitored site in the console (variant A): what the /api/v1/geo routes do, as a page
 // and forms, through the same domain functions: a GEO check, visibility and share-of-voice runs,
@@ -133,8 +133,7 @@ export function geoRoutes({ services, notFoundPage }: PageKit): PageDef[] {
     });
 
   const back = (ctx: Context, id: number, query: string) => {
-    ctx.redirect(`/console/sites/${id}/geo?${query}`);
-    ctx.status = 303;
+    seeOther(ctx, `/console/sites/${id}/geo?${query}`);
   };
 
   return [

@@ -6,7 +6,7 @@ import { removeSite, requestSiteScan, updateSite } from '../../../shared/monitor
 import { renderSite } from '../console-pages.ts';
 import { definePage, type PageDef } from '../page.ts';
 import type { ManageView } from '../site-manage.ts';
-import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
+import { accountOf, formOf, html200, type PageKit, seeOther, viewerOf, type Web } from '../web.ts';
 
 // One monitored site in the console (variant A): its scores, history and alerts, and what a key
 // can do to it over REST, as forms: scan now, edit label/threshold/webhook, pause or resume,
@@ -76,8 +76,7 @@ export function monitoredSiteRoutes({ services, notFoundPage }: PageKit): PageDe
       try {
         const next = await run(ctx, web, Number(ctx.params.id));
         if (next === undefined) return;
-        ctx.redirect(next);
-        ctx.status = 303; // see other: the browser GETs the page, so a reload does not repeat the action
+        seeOther(ctx, next);
       } catch (err) {
         if (!(err instanceof AppError) || err.status >= 500) throw err;
         if (err.status === 404) return notFoundPage(ctx, web);

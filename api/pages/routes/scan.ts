@@ -15,7 +15,7 @@ import {
   renderReport,
   renderScanFailed,
 } from '../scan-page.ts';
-import { formOf, html200, type PageKit, showBucket } from '../web.ts';
+import { formOf, html200, type PageKit, seeOther, showBucket } from '../web.ts';
 
 // The free scan: the home page's form, the progress page and the shareable report at /r/:id.
 
@@ -112,8 +112,7 @@ export function scanRoutes(kit: PageKit): PageDef[] {
           mode: config.WEB_SCAN_MODE,
           accountId: web.session?.accountId ?? null,
         });
-        ctx.status = 303;
-        ctx.redirect(`/r/${scan.id}`);
+        seeOther(ctx, `/r/${scan.id}`);
       },
     }),
 

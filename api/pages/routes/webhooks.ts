@@ -13,7 +13,7 @@ import {
   updateEndpoint,
 } from '../../../shared/webhooks/endpoints.ts';
 import { definePage, type PageDef } from '../page.ts';
-import { accountOf, formOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
+import { accountOf, formOf, html200, type PageKit, seeOther, viewerOf, type Web } from '../web.ts';
 import {
   renderWebhook,
   renderWebhooks,
@@ -71,8 +71,7 @@ export function webhookRoutes({ services, notFoundPage }: PageKit): PageDef[] {
     });
 
   const back = (ctx: Context, notice: string) => {
-    ctx.redirect(`/console/webhooks?notice=${notice}`);
-    ctx.status = 303;
+    seeOther(ctx, `/console/webhooks?notice=${notice}`);
   };
 
   return [
