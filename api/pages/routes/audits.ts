@@ -1,13 +1,118 @@
-import { getOrder, listOrders, reportUrl } from '../../../shared/audits/orders.ts';
-import { renderOrder, renderOrders } from '../console-pages.ts';
+import { randomBytes } from 'node:crypto';
+import type { Context } from 'koa';
+import { z } from 'zod';
+import { getOrder, listOrders, ordersOnTier, placeOrder, reportUrl } from '../../../shared/audits/orders.ts';
+import { listProducts, type ProductView } from '../../../shared/audits/products.ts';
+import { checkoutOrigin, createCheckoutSession } from '../../../shared/billing/checkout-session.ts';
+import { METADATA_VALUE_MAX } from '../../../shared/billing/purchases.ts';
+import { buyingOnline } from '../../../shared/billing/stripe-client.ts';
+import { AppError } from '../../../shared/errors.ts';
+import { vetTargetUrl } from '../../../shared/scans/scans.ts';
+import { type AuditsView, type Buying, renderAudits, renderOrder } from '../audits-pages.ts';
+import { pageCspPostingTo } from '../layout.ts';
 import { definePage, type PageDef } from '../page.ts';
-import { accountOf, html200, type PageKit, viewerOf } from '../web.ts';
+import { accountOf, formOf, html200, type PageKit, seeOther, viewerOf, type Web } from '../web.ts';
 
-// Audit orders in the console (variant A): the list, and one order with its report's links once
-// delivered.
+// Audits in the console (variant A): the catalogue and the account's orders, ordering, and one
+// order followed to its report. An account whose tier orders audits (Pro, Agent) places the order
+// through placeOrder, as POST /api/v1/audit does; any other pays for it through a Stripe Checkout
+// Session, whose signed completion places the order (shared/billing/fulfil-checkout.ts). Without
+// Stripe configured the page says that buying is offline.
 
-export function auditRoutes({ services }: PageKit): PageDef[] {
+const OrderParams = z.object({ id: z.string().regex(/^ao_[A-Za-z0-9_-]{1,40}$/) });
+
+/** The form's one-use token, as the order's idempotency key: a form sent twice places one order. */
+const FORM_TOKEN = /^[A-Za-z0-9_-]{22}$/;
+
+/** The notices a redirect may name: fixed texts, so an address cannot put words on the page. */
+const NOTICES: Record<string, NonNullable<AuditsView['notice']>> = {
+  paid: {
+    kind: 'ok',
+    text: 'Payment received. Your order appears below as soon as Stripe confirms it, usually within seconds; the report links also arrive by email.',
+  },
+};
+
+export function auditRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db, config } = services;
+
+  const buying = (web: Web): Buying =>
+    ordersOnTier(web.session!.tier) ? 'tier' : buyingOnline(config) ? 'stripe' : 'offline';
+
+  /** The audits page; when its form leads to Stripe, the CSP lets the form's redirect go there. */
+  const auditsPage = async (
+    ctx: Context,
+    web: Web,
+    extra: Pick<AuditsView, 'notice' | 'form' | 'awaitingPayment'> = {},
+    status = 200,
+  ) => {
+    const view: AuditsView = {
+      products: await listProducts(db),
+      orders: await listOrders(db, { accountId: accountOf(web), limit: 200 }),
+      buying: buying(web),
+      tier: web.session!.tier,
+      formToken: randomBytes(16).toString('base64url'),
+      ...extra,
+    };
+    html200(ctx, renderAudits(viewerOf(web), view), status);
+    if (view.buying === 'stripe')
+      ctx.set('Content-Security-Policy', pageCspPostingTo(checkoutOrigin(config)));
+  };
+
+  /** Opens a Checkout Session for one audit, paid with the signed-in address; returns its page. */
+  const checkoutFor = async (web: Web, product: ProductView, target: string) => {
+    const vetted = (await vetTargetUrl(services, target, 'target_url')).href;
+    if (vetted.length > METADATA_VALUE_MAX)
+      throw new AppError(
+        400,
+        'invalid_url',
+        'Invalid URL',
+        `The address is longer than ${METADATA_VALUE_MAX} characters.`,
+      );
+    const back = `${config.publicBaseUrl}/console/audits`;
+    return createCheckoutSession(
+      services,
+      { kind: 'audit', product: product.id, targetUrl: vetted },
+      { email: viewerOf(web).email, urls: { success: `${back}?notice=paid`, cancel: back } },
+    );
+  };
+
+  const order = async (ctx: Context, web: Web) => {
+    const f = formOf(ctx);
+    const form = { product: f.product, targetUrl: f.target_url };
+    const refuse = (error: string, status = 422) =>
+      auditsPage(ctx, web, { form: { ...form, error } }, status);
+    const product = (await listProducts(db)).find((p) => p.id === f.product);
+    if (!product) return refuse('Choose one of the audits above.');
+    const target = (f.target_url ?? '').trim();
+    if (!target) return refuse('Enter the address of the site to audit.');
+    const how = buying(web);
+    if (how === 'offline')
+      return auditsPage(
+        ctx,
+        web,
+        { form, notice: { kind: 'error', text: 'Buying is offline on this server: nothing was ordered.' } },
+        503,
+      );
+    try {
+      if (how === 'stripe') return seeOther(ctx, await checkoutFor(web, product, target));
+      const token = FORM_TOKEN.test(f.form_token ?? '') ? `console:${f.form_token}` : undefined;
+      const placed = await placeOrder(
+        services,
+        { accountId: accountOf(web), tier: web.session!.tier },
+        { product: product.id, target_url: target },
+        token,
+      );
+      seeOther(ctx, `/console/audits/${placed.order.id}`);
+    } catch (err) {
+      if (!(err instanceof AppError) || (err.status >= 500 && err.status !== 502)) throw err;
+      if (err.code === 'idempotency_key_reused')
+        return refuse(
+          'This form was already used for another order. Check the order list below, then send the form again.',
+          409,
+        );
+      await refuse(err.detail, err.status === 400 ? 422 : err.status);
+    }
+  };
 
   return [
     definePage({
@@ -15,23 +120,30 @@ export function auditRoutes({ services }: PageKit): PageDef[] {
       path: '/console/audits',
       auth: 'A',
       handler: async (ctx, web) => {
-        html200(
-          ctx,
-          renderOrders(viewerOf(web), await listOrders(db, { accountId: accountOf(web), limit: 200 })),
-        );
+        const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
+        await auditsPage(ctx, web, { notice: named, awaitingPayment: named === NOTICES.paid });
       },
     }),
+    definePage({ method: 'post', path: '/console/audits', auth: 'A', handler: order }),
     definePage({
       method: 'get',
       path: '/console/audits/:id',
       auth: 'A',
+      params: OrderParams,
       handler: async (ctx, web) => {
-        const order = await getOrder(db, accountOf(web), ctx.params.id!); // another account's: 404
+        let found: Awaited<ReturnType<typeof getOrder>>;
+        try {
+          found = await getOrder(db, accountOf(web), ctx.params.id!); // another account's: 404
+        } catch (err) {
+          if (err instanceof AppError && err.status === 404) return notFoundPage(ctx, web);
+          throw err;
+        }
         const links =
-          order.status === 'delivered'
-            ? { html: reportUrl(config, order), json: reportUrl(config, order, 'json') }
+          found.status === 'delivered'
+            ? { html: reportUrl(config, found), json: reportUrl(config, found, 'json') }
             : null;
-        html200(ctx, renderOrder(viewerOf(web), order, links));
+        const name = (await listProducts(db)).find((p) => p.id === found.product)?.name ?? found.product;
+        html200(ctx, renderOrder(viewerOf(web), found, { productName: name, links, nowMs: Date.now() }));
       },
     }),
   ];
