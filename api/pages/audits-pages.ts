@@ -65,15 +65,15 @@ export function renderAudits(viewer: Viewer, v: AuditsView): string {
   );
   const body = html`<h1>Audits</h1>
 ${v.notice ? notice(v.notice.kind, v.notice.text) : ''}
-<section class="card" aria-labelledby="order-title"><h2 id="order-title">Order an audit</h2>
-<p>Each audit crawls the site (up to its page budget), checks every page and reports findings by severity, with the pages affected and how to fix them.</p>
-${howItIsPaid(v)}
-${orderForm(viewer, v)}</section>
-<section aria-labelledby="orders-title"><h2 id="orders-title">Your orders</h2>
+<section class="orders" aria-labelledby="orders-title"><h2 id="orders-title">Your orders</h2>
 <p class="muted">Orders placed here, bought through Stripe, or placed with your keys (<code>POST /api/v1/audit</code>).</p>
 <div class="table-wrap"><table class="data stack"><caption class="visually-hidden">Your audit orders</caption>
 <thead><tr><th scope="col">Audit</th><th scope="col">Site</th><th scope="col">Status</th><th scope="col">Ordered</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="4" class="muted">No orders yet.</td></tr>`}</tbody></table></div></section>`;
+<tbody>${rows.length ? rows : html`<tr><td colspan="4" class="muted">No orders yet.</td></tr>`}</tbody></table></div></section>
+<section class="card" aria-labelledby="order-title"><h2 id="order-title">Order an audit</h2>
+<p>Each audit crawls the site (up to its page budget), checks every page and reports findings by severity, with the pages affected and how to fix them.</p>
+${howItIsPaid(v)}
+${orderForm(viewer, v)}</section>`;
   return renderPage(
     {
       title: 'Audits',
