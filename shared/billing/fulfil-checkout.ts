@@ -67,7 +67,10 @@ export async function fulfilCheckout(
     );
     orders.push(order);
   }
-  log.info({ account: buyer.accountId, orders: orders.map((o) => o.id) }, `audit ${purchase.kind} bought`);
+  log.info(
+    { account: buyer.accountId, orders: orders.map((o) => o.id) },
+    purchase.kind === 'audit' ? 'audit bought' : 'audit bundle bought',
+  );
   return { accountId: buyer.accountId, mail: bundleMail(services, buyer, purchase, orders) };
 }
 

@@ -151,7 +151,6 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     // Order an audit: a free-tier account pays for it through Stripe Checkout.
     await page.getByRole('link', { name: 'Audits' }).click();
     await fits(page);
-    await shot(page, 'console-audits');
     await page.getByLabel(/SEO Audit, £49\.00/).check();
     await page.getByLabel('Site to audit').fill(site.url);
     await page.getByRole('button', { name: 'Pay with Stripe' }).click();
@@ -171,6 +170,8 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     await page.getByRole('heading', { name: `127.0.0.1:${site.port}`, level: 1 }).waitFor();
     assert.match(await page.title(), /SEO Audit/);
     await fits(page);
+    await page.goto('/console/audits');
+    await shot(page, 'console-audits');
 
     // A GEO check of the monitored site.
     await page.goto(sitePage);
