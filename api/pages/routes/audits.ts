@@ -19,7 +19,7 @@ import { accountOf, formOf, html200, type PageKit, seeOther, viewerOf, type Web 
 // Session, whose signed completion places the order (shared/billing/fulfil-checkout.ts). Without
 // Stripe configured the page says that buying is offline.
 
-const OrderParams = z.object({ id: z.string().regex(/^ao_[A-Za-z0-9_-]{1,40}$/) });
+const OrderParams = z.object({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
 /** The form's one-use token, as the order's idempotency key: a form sent twice places one order. */
 const FORM_TOKEN = /^[A-Za-z0-9_-]{22}$/;
