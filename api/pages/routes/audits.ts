@@ -8,6 +8,7 @@ import { METADATA_VALUE_MAX } from '../../../shared/billing/purchases.ts';
 import { buyingOnline } from '../../../shared/billing/stripe-client.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { vetTargetUrl } from '../../../shared/scans/scans.ts';
+import type { Services } from '../../../shared/services.ts';
 import { type AuditsView, type Buying, renderAudits, renderOrder } from '../audits-pages.ts';
 import { pageCspPostingTo } from '../layout.ts';
 import { definePage, type PageDef } from '../page.ts';
@@ -32,88 +33,92 @@ const NOTICES: Record<string, NonNullable<AuditsView['notice']>> = {
   },
 };
 
+const buying = (services: Services, web: Web): Buying =>
+  ordersOnTier(web.session!.tier) ? 'tier' : buyingOnline(services.config) ? 'stripe' : 'offline';
+
+/** The audits page; when its form leads to Stripe, the CSP lets the form's redirect go there. */
+async function auditsPage(
+  services: Services,
+  ctx: Context,
+  web: Web,
+  extra: Pick<AuditsView, 'notice' | 'form' | 'awaitingPayment'> = {},
+  status = 200,
+): Promise<void> {
+  const { db, config } = services;
+  const view: AuditsView = {
+    products: await listProducts(db),
+    orders: await listOrders(db, { accountId: accountOf(web), limit: 200 }),
+    buying: buying(services, web),
+    tier: web.session!.tier,
+    formToken: randomBytes(16).toString('base64url'),
+    ...extra,
+  };
+  html200(ctx, renderAudits(viewerOf(web), view), status);
+  if (view.buying === 'stripe') ctx.set('Content-Security-Policy', pageCspPostingTo(checkoutOrigin(config)));
+}
+
+/** Opens a Checkout Session for one audit, paid with the signed-in address; returns its page. */
+async function checkoutFor(services: Services, web: Web, product: ProductView, target: string) {
+  const { config } = services;
+  const vetted = (await vetTargetUrl(services, target, 'target_url')).href;
+  if (vetted.length > METADATA_VALUE_MAX)
+    throw new AppError(
+      400,
+      'invalid_url',
+      'Invalid URL',
+      `The address is longer than ${METADATA_VALUE_MAX} characters.`,
+    );
+  const back = `${config.publicBaseUrl}/console/audits`;
+  return createCheckoutSession(
+    services,
+    { kind: 'audit', product: product.id, targetUrl: vetted },
+    { email: viewerOf(web).email, urls: { success: `${back}?notice=paid`, cancel: back } },
+  );
+}
+
+/** The order form: placed on the tier, sent to Stripe, or refused on the page with the reason. */
+async function order(services: Services, ctx: Context, web: Web): Promise<void> {
+  const { db } = services;
+  const f = formOf(ctx);
+  const form = { product: f.product, targetUrl: f.target_url };
+  const refuse = (error: string, status = 422) =>
+    auditsPage(services, ctx, web, { form: { ...form, error } }, status);
+  const product = (await listProducts(db)).find((p) => p.id === f.product);
+  if (!product) return refuse('Choose one of the audits above.');
+  const target = (f.target_url ?? '').trim();
+  if (!target) return refuse('Enter the address of the site to audit.');
+  const how = buying(services, web);
+  if (how === 'offline')
+    return auditsPage(
+      services,
+      ctx,
+      web,
+      { form, notice: { kind: 'error', text: 'Buying is offline on this server: nothing was ordered.' } },
+      503,
+    );
+  try {
+    if (how === 'stripe') return seeOther(ctx, await checkoutFor(services, web, product, target));
+    const token = FORM_TOKEN.test(f.form_token ?? '') ? `console:${f.form_token}` : undefined;
+    const placed = await placeOrder(
+      services,
+      { accountId: accountOf(web), tier: web.session!.tier },
+      { product: product.id, target_url: target },
+      token,
+    );
+    seeOther(ctx, `/console/audits/${placed.order.id}`);
+  } catch (err) {
+    if (!(err instanceof AppError) || (err.status >= 500 && err.status !== 502)) throw err;
+    if (err.code === 'idempotency_key_reused')
+      return refuse(
+        'This form was already used for another order. Check the order list below, then send the form again.',
+        409,
+      );
+    await refuse(err.detail, err.status === 400 ? 422 : err.status);
+  }
+}
+
 export function auditRoutes({ services, notFoundPage }: PageKit): PageDef[] {
   const { db, config } = services;
-
-  const buying = (web: Web): Buying =>
-    ordersOnTier(web.session!.tier) ? 'tier' : buyingOnline(config) ? 'stripe' : 'offline';
-
-  /** The audits page; when its form leads to Stripe, the CSP lets the form's redirect go there. */
-  const auditsPage = async (
-    ctx: Context,
-    web: Web,
-    extra: Pick<AuditsView, 'notice' | 'form' | 'awaitingPayment'> = {},
-    status = 200,
-  ) => {
-    const view: AuditsView = {
-      products: await listProducts(db),
-      orders: await listOrders(db, { accountId: accountOf(web), limit: 200 }),
-      buying: buying(web),
-      tier: web.session!.tier,
-      formToken: randomBytes(16).toString('base64url'),
-      ...extra,
-    };
-    html200(ctx, renderAudits(viewerOf(web), view), status);
-    if (view.buying === 'stripe')
-      ctx.set('Content-Security-Policy', pageCspPostingTo(checkoutOrigin(config)));
-  };
-
-  /** Opens a Checkout Session for one audit, paid with the signed-in address; returns its page. */
-  const checkoutFor = async (web: Web, product: ProductView, target: string) => {
-    const vetted = (await vetTargetUrl(services, target, 'target_url')).href;
-    if (vetted.length > METADATA_VALUE_MAX)
-      throw new AppError(
-        400,
-        'invalid_url',
-        'Invalid URL',
-        `The address is longer than ${METADATA_VALUE_MAX} characters.`,
-      );
-    const back = `${config.publicBaseUrl}/console/audits`;
-    return createCheckoutSession(
-      services,
-      { kind: 'audit', product: product.id, targetUrl: vetted },
-      { email: viewerOf(web).email, urls: { success: `${back}?notice=paid`, cancel: back } },
-    );
-  };
-
-  const order = async (ctx: Context, web: Web) => {
-    const f = formOf(ctx);
-    const form = { product: f.product, targetUrl: f.target_url };
-    const refuse = (error: string, status = 422) =>
-      auditsPage(ctx, web, { form: { ...form, error } }, status);
-    const product = (await listProducts(db)).find((p) => p.id === f.product);
-    if (!product) return refuse('Choose one of the audits above.');
-    const target = (f.target_url ?? '').trim();
-    if (!target) return refuse('Enter the address of the site to audit.');
-    const how = buying(web);
-    if (how === 'offline')
-      return auditsPage(
-        ctx,
-        web,
-        { form, notice: { kind: 'error', text: 'Buying is offline on this server: nothing was ordered.' } },
-        503,
-      );
-    try {
-      if (how === 'stripe') return seeOther(ctx, await checkoutFor(web, product, target));
-      const token = FORM_TOKEN.test(f.form_token ?? '') ? `console:${f.form_token}` : undefined;
-      const placed = await placeOrder(
-        services,
-        { accountId: accountOf(web), tier: web.session!.tier },
-        { product: product.id, target_url: target },
-        token,
-      );
-      seeOther(ctx, `/console/audits/${placed.order.id}`);
-    } catch (err) {
-      if (!(err instanceof AppError) || (err.status >= 500 && err.status !== 502)) throw err;
-      if (err.code === 'idempotency_key_reused')
-        return refuse(
-          'This form was already used for another order. Check the order list below, then send the form again.',
-          409,
-        );
-      await refuse(err.detail, err.status === 400 ? 422 : err.status);
-    }
-  };
-
   return [
     definePage({
       method: 'get',
@@ -121,10 +126,15 @@ export function auditRoutes({ services, notFoundPage }: PageKit): PageDef[] {
       auth: 'A',
       handler: async (ctx, web) => {
         const named = typeof ctx.query.notice === 'string' ? NOTICES[ctx.query.notice] : undefined;
-        await auditsPage(ctx, web, { notice: named, awaitingPayment: named === NOTICES.paid });
+        await auditsPage(services, ctx, web, { notice: named, awaitingPayment: named === NOTICES.paid });
       },
     }),
-    definePage({ method: 'post', path: '/console/audits', auth: 'A', handler: order }),
+    definePage({
+      method: 'post',
+      path: '/console/audits',
+      auth: 'A',
+      handler: (ctx, web) => order(services, ctx, web),
+    }),
     definePage({
       method: 'get',
       path: '/console/audits/:id',
