@@ -24,7 +24,7 @@ export interface AuditsView {
   formToken: string;
   notice?: { kind: 'ok' | 'error' | 'info'; text: string };
   /** What was typed, shown again beside the error when an order was refused. */
-  form?: { product?: string; targetUrl?: string; error?: string };
+  form?: { product?: string; targetUrl?: string; webhookUrl?: string; error?: string; webhookError?: string };
   /** Back from Stripe: the page looks again shortly for the order the payment places. */
   awaitingPayment?: boolean;
 }
@@ -55,6 +55,7 @@ function orderForm(viewer: Viewer, v: AuditsView): Html {
   return html`<form method="post" action="/console/audits">${csrfField(viewer.csrf)}<input type="hidden" name="form_token" value="${v.formToken}">
 <fieldset><legend>Audit</legend>${choices}</fieldset>
 <div class="field"><label for="target-url">Site to audit</label><input id="target-url" name="target_url" type="text" inputmode="url" required maxlength="2048" placeholder="https://your-site.example" value="${f.targetUrl ?? ''}"${f.error ? html` aria-invalid="true" aria-describedby="target_url-error"` : ''}>${fieldError('target_url', f.error)}</div>
+${v.tier === 'agent' ? html`<div class="field"><label for="webhook-url">Webhook <span class="muted">(optional: we POST the order to it when the report is delivered)</span></label><input id="webhook-url" name="webhook_url" type="text" inputmode="url" maxlength="2048" value="${f.webhookUrl ?? ''}"${f.webhookError ? html` aria-invalid="true" aria-describedby="webhook_url-error"` : ''}>${fieldError('webhook_url', f.webhookError)}</div>` : ''}
 <button type="submit">${v.buying === 'tier' ? 'Order the audit' : 'Pay with Stripe'}</button></form>`;
 }
 
@@ -94,10 +95,40 @@ function progress(o: AuditOrder, nowMs: number): Html {
   return html`<p role="status" class="phase">Crawling and checking the site${o.attempts > 1 ? html` (attempt ${o.attempts})` : ''} <span class="muted">${elapsedLabel(nowMs - since)} so far</span></p>`;
 }
 
+export interface OrderWebhook {
+  /** The account's signing secret (as POST /api/v1/audit returns it to the key holder). */
+  secret: string;
+  deliveries: {
+    event: string;
+    status: string;
+    http_status: number | null;
+    error: string | null;
+    created_at: Date;
+  }[];
+}
+
+/** A webhook order: where it is delivered, how to verify it, and every attempt so far. */
+function webhookCard(o: AuditOrder, w: OrderWebhook): Html {
+  const rows = w.deliveries.map(
+    (d) =>
+      html`<tr><th scope="row">${time(d.created_at)}</th><td data-label="Event">${d.event}</td><td data-label="Outcome">${d.status}${d.http_status ? html` (HTTP ${d.http_status})` : ''}${d.error ? html`: ${d.error}` : ''}</td></tr>`,
+  );
+  return html`<section class="card" aria-labelledby="webhook-title"><h2 id="webhook-title">Webhook</h2>
+<p class="break">Delivered to <code>${o.webhook_url}</code>, signed per Standard Webhooks.</p>
+<details><summary>Show the signing secret</summary><p><code class="break">${w.secret}</code></p></details>
+${rows.length ? html`<div class="table-wrap"><table class="data stack"><caption class="visually-hidden">Webhook attempts</caption><thead><tr><th scope="col">When</th><th scope="col">Event</th><th scope="col">Outcome</th></tr></thead><tbody>${rows}</tbody></table></div>` : html`<p class="muted">No attempt yet: it is sent when the report is delivered.</p>`}
+</section>`;
+}
+
 export function renderOrder(
   viewer: Viewer,
   o: AuditOrder,
-  d: { productName: string; links: { html: string; json: string } | null; nowMs: number },
+  d: {
+    productName: string;
+    links: { html: string; json: string } | null;
+    nowMs: number;
+    webhook?: OrderWebhook;
+  },
 ): string {
   const pending = o.status === 'paid' || o.status === 'generating';
   const body = html`<p class="crumbs"><a href="/console/audits">Audits</a> › ${o.id}</p>
@@ -117,7 +148,8 @@ ${
       ? html`<p class="muted">The report appears here when it is delivered.</p>`
       : ''
 }
-</section>`;
+</section>
+${d.webhook ? webhookCard(o, d.webhook) : ''}`;
   return renderPage(
     {
       title: `Audit ${o.id}`,

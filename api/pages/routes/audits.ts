@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import { z } from 'zod';
-import { getOrder, listOrders, ordersOnTier, placeOrder, reportUrl } from '../../../shared/audits/orders.ts';
+import {
+  getOrder,
+  listOrders,
+  orderDeliveries,
+  ordersOnTier,
+  placeOrder,
+  reportUrl,
+} from '../../../shared/audits/orders.ts';
 import { listProducts, type ProductView } from '../../../shared/audits/products.ts';
 import { checkoutOrigin, createCheckoutSession } from '../../../shared/billing/checkout-session.ts';
 import { METADATA_VALUE_MAX } from '../../../shared/billing/purchases.ts';
@@ -9,6 +16,7 @@ import { buyingOnline } from '../../../shared/billing/stripe-client.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { vetTargetUrl } from '../../../shared/scans/scans.ts';
 import type { Services } from '../../../shared/services.ts';
+import { accountWebhookSecret } from '../../../shared/webhooks/deliver.ts';
 import { type AuditsView, type Buying, renderAudits, renderOrder } from '../audits-pages.ts';
 import { pageCspPostingTo } from '../layout.ts';
 import { definePage, type PageDef } from '../page.ts';
@@ -80,9 +88,16 @@ async function checkoutFor(services: Services, web: Web, product: ProductView, t
 async function order(services: Services, ctx: Context, web: Web): Promise<void> {
   const { db } = services;
   const f = formOf(ctx);
-  const form = { product: f.product, targetUrl: f.target_url };
-  const refuse = (error: string, status = 422) =>
-    auditsPage(services, ctx, web, { form: { ...form, error } }, status);
+  const form = { product: f.product, targetUrl: f.target_url, webhookUrl: f.webhook_url };
+  const webhook = f.webhook_url?.trim() || undefined;
+  const refuse = (error: string, status = 422, field = 'target_url') =>
+    auditsPage(
+      services,
+      ctx,
+      web,
+      { form: { ...form, ...(field === 'webhook_url' ? { webhookError: error } : { error }) } },
+      status,
+    );
   const product = (await listProducts(db)).find((p) => p.id === f.product);
   if (!product) return refuse('Choose one of the audits above.');
   const target = (f.target_url ?? '').trim();
@@ -102,7 +117,7 @@ async function order(services: Services, ctx: Context, web: Web): Promise<void> 
     const placed = await placeOrder(
       services,
       { accountId: accountOf(web), tier: web.session!.tier },
-      { product: product.id, target_url: target },
+      { product: product.id, target_url: target, ...(webhook ? { webhook_url: webhook } : {}) },
       token,
     );
     seeOther(ctx, `/console/audits/${placed.order.id}`);
@@ -113,7 +128,8 @@ async function order(services: Services, ctx: Context, web: Web): Promise<void> 
         'This form was already used for another order. Check the order list below, then send the form again.',
         409,
       );
-    await refuse(err.detail, err.status === 400 ? 422 : err.status);
+    const field = err.extra.errors?.[0]?.field?.endsWith('webhook_url') ? 'webhook_url' : 'target_url';
+    await refuse(err.detail, err.status === 400 ? 422 : err.status, field);
   }
 }
 
@@ -153,7 +169,16 @@ export function auditRoutes({ services, notFoundPage }: PageKit): PageDef[] {
             ? { html: reportUrl(config, found), json: reportUrl(config, found, 'json') }
             : null;
         const name = (await listProducts(db)).find((p) => p.id === found.product)?.name ?? found.product;
-        html200(ctx, renderOrder(viewerOf(web), found, { productName: name, links, nowMs: Date.now() }));
+        const webhook = found.webhook_url
+          ? {
+              secret: await accountWebhookSecret(db, found.account_id),
+              deliveries: await orderDeliveries(db, found.id),
+            }
+          : undefined;
+        html200(
+          ctx,
+          renderOrder(viewerOf(web), found, { productName: name, links, nowMs: Date.now(), webhook }),
+        );
       },
     }),
   ];

@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { auditJobKey } from '../../../shared/audits/jobs.ts';
+import { loadConfig } from '../../../shared/config.ts';
+import { startWorker } from '../../../worker/runner.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { signedInPerson } from '../../helpers/console.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
@@ -22,6 +24,10 @@ before(async () => {
     routes: {
       '/': (_q, r) =>
         r.writeHead(200, { 'content-type': 'text/html' }).end('<title>Shop</title><h1>Shop</h1>'),
+      '/hooks/audits': (req, r) => {
+        req.resume();
+        req.on('end', () => r.writeHead(204).end());
+      },
     },
   });
   stripe = await startStripeFake();
@@ -30,6 +36,7 @@ before(async () => {
     STRIPE_WEBHOOK_SECRET: SECRET,
     STRIPE_API_BASE: stripe.url,
     SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+    AUDIT_FULL_PAGES: '0',
   });
 });
 after(async () => {
@@ -52,6 +59,7 @@ describe('audits in the console', () => {
     assert.match(page.text, /SEO Audit, £49\.00/);
     assert.match(page.text, /Your pro tier includes audit orders/);
     assert.match(page.text, />Order the audit</);
+    assert.doesNotMatch(page.text, /name="webhook_url"/, 'webhooks are the Agent tier’s');
     assert.doesNotMatch(page.text, /curl/);
 
     const form = { product: 'seo_audit', target_url: site.url, form_token: formToken(page.text) };
@@ -153,6 +161,69 @@ describe('audits in the console', () => {
     const refused = await me.post('/console/audits', { product: 'seo_audit', target_url: 'not a url' });
     assert.equal(refused.status, 422);
     assert.equal(stripe.sessions.length, before + 1, 'no session for an address it may not scan');
+  });
+});
+
+describe('audits in the console for an Agent account', () => {
+  it('orders with a webhook, shows its signing secret and, once a worker delivers the report, each attempt', async () => {
+    const me = await signedInPerson(t, 'agent@audits.test', { tier: 'agent' });
+    const page = await me.get('/console/audits');
+    assert.match(page.text, /name="webhook_url"/, 'the Agent tier may give a webhook');
+
+    const refused = await me.post('/console/audits', {
+      product: 'seo_audit',
+      target_url: site.url,
+      webhook_url: 'http://169.254.169.254/hook',
+    });
+    assert.equal(refused.status, 422);
+    assert.match(refused.text, /id="webhook-url"[^>]*aria-invalid="true"/);
+    assert.match(refused.text, /value="http:\/\/169\.254\.169\.254\/hook"/, 'what was typed stays');
+
+    const hook = `${site.origin}/hooks/audits`;
+    const placed = await me.post('/console/audits', {
+      product: 'seo_audit',
+      target_url: site.url,
+      webhook_url: hook,
+      form_token: formToken(page.text),
+    });
+    assert.equal(placed.status, 303, placed.text.slice(0, 800));
+    const [order] = await ordersOf(me.accountId);
+    assert.equal(order!.webhook_url, hook);
+    const { webhook_secret } = await t.handle.db
+      .selectFrom('accounts')
+      .select('webhook_secret')
+      .where('id', '=', me.accountId)
+      .executeTakeFirstOrThrow();
+    const before = await me.get(placed.location!);
+    assert.ok(
+      webhook_secret && before.text.includes(webhook_secret),
+      'the signing secret, as the API returns it',
+    );
+    assert.match(before.text, /No attempt yet/);
+
+    const worker = await startWorker(
+      loadConfig({
+        ...process.env,
+        LOG_LEVEL: 'silent',
+        AUDIT_FULL_PAGES: '0',
+        SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+      }),
+      t.database.url,
+      { metricsPort: null, crontab: null },
+    );
+    try {
+      const deadline = Date.now() + 60_000;
+      let text = '';
+      while (!/audit\.delivered<\/td><td data-label="Outcome">delivered \(HTTP 204\)/.test(text)) {
+        assert.ok(Date.now() < deadline, `no delivery shown:\n${text.slice(0, 3000)}`);
+        await new Promise((r) => setTimeout(r, 300));
+        text = (await me.get(placed.location!)).text;
+      }
+      assert.match(text, /Open the report/);
+      assert.ok(site.hits.some((h) => h.method === 'POST' && h.url === '/hooks/audits'));
+    } finally {
+      await worker.close();
+    }
   });
 });
 
