@@ -13,6 +13,7 @@ import pruneRateLimits from './prune-rate-limits.ts';
 import pruneRetention from './prune-retention.ts';
 import pruneScans from './prune-scans.ts';
 import reapDeadWorkers from './reap-dead-workers.ts';
+import relabelAgentEvents from './relabel-agent-events.ts';
 import scanUrl from './scan-url.ts';
 import verifyAgentVisits from './verify-agent-visits.ts';
 
@@ -34,4 +35,5 @@ export const tasks: TaskDef[] = [
   bSitesFanout,
   bSiteScan,
   verifyAgentVisits,
+  relabelAgentEvents,
 ];

@@ -1,0 +1,296 @@
+import { type Kysely, sql, type Transaction } from 'kysely';
+import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
+import { readSnapshot } from '../agent-catalogue/snapshot.ts';
+import { CONFIDENCE } from '../agent-verification/verify.ts';
+import type { Database } from '../db/database.ts';
+import { addJob } from '../jobs/queue.ts';
+import { foldPages } from './page-rollups.ts';
+
+// History follows the catalogue: the stored events of the retention window are labelled again
+// (platform, agent, type) with the classifier in use, and their rollups moved with them, so the
+// statistics never mix two catalogues. Each distinct user agent is classified once (its labels are
+// kept per run in agent_relabel_labels); the window is then walked one (site, UTC day) at a time,
+// and each day's events, their hourly and daily rollups, their page counts (through
+// agent_page_pending) and the run's progress change in one transaction. A run that dies continues
+// after the last day it finished; a finished run leaves nothing to change, so running it again
+// changes nothing.
+//
+// Only user agents the classifier names as agents are relabelled: events stored for another
+// reason (a browser's visit proved by a Web Bot Auth signature, named by its signer) keep their
+// labels. Verification stays as it was stored: it is about the request, not the name.
+
+export const RELABEL_TASK = 'relabel_agent_events';
+
+export type RelabelClassifier = (ua: string) => {
+  isAi: boolean;
+  agent?: string;
+  platform: string | null;
+  type: string | null;
+  confidence: number;
+};
+
+export interface RelabelProgress {
+  run: string;
+  userAgents: number;
+  total: number;
+  done: number;
+  changed: number;
+}
+
+export interface RelabelOptions {
+  /** The classifier in use (the process's catalogue); the default is the one ingestion uses. */
+  classify?: RelabelClassifier;
+  /** The catalogue version `classify` stands for: a run of another version is not resumed. */
+  catalogue?: string;
+  /** AGENT_EVENTS_RETENTION_DAYS: events older than this are past relabelling (null: all). */
+  retentionDays: number | null;
+  onProgress?: (p: RelabelProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface RelabelSummary extends RelabelProgress {
+  resumed: boolean;
+  finished: boolean;
+  /** Of the user agents classified, those whose label is an agent's (the others are left alone). */
+  labelled: number;
+}
+
+interface Run {
+  id: string;
+  catalogue: string;
+  since: Date;
+  user_agents: number;
+  total_events: string;
+  done_events: string;
+  changed_events: string;
+  cursor_site: string | null;
+  cursor_day: string | null;
+}
+
+/** Queues one relabelling run (a catalogue change calls this); a queued run is replaced, runs never overlap. */
+export async function enqueueRelabel(db: Kysely<Database> | Transaction<Database>): Promise<{ id: string }> {
+  return addJob(
+    db,
+    RELABEL_TASK,
+    {},
+    { jobKey: RELABEL_TASK, jobKeyMode: 'replace', queueName: RELABEL_TASK },
+  );
+}
+
+/** The catalogue version of the shipped snapshot: what the default classifier stands for. */
+export const catalogueVersion = (): string => readSnapshot().version;
+
+/** Relabels the retention window's events, resuming an unfinished run of the same catalogue. */
+export async function relabelAgentEvents(
+  db: Kysely<Database>,
+  opts: RelabelOptions,
+): Promise<RelabelSummary> {
+  const classify = opts.classify ?? classifyVisit;
+  const catalogue = opts.catalogue ?? catalogueVersion();
+  const { run, resumed, labelled } = await openRun(db, catalogue, classify, opts.retentionDays);
+  const progress: RelabelProgress = {
+    run: run.id,
+    userAgents: run.user_agents,
+    total: Number(run.total_events),
+    done: Number(run.done_events),
+    changed: Number(run.changed_events),
+  };
+  opts.onProgress?.({ ...progress });
+  const days = await daysAfter(db, run);
+  const sites = new Set<string>();
+  for (const d of days) {
+    if (opts.signal?.aborted) return { ...progress, resumed, finished: false, labelled };
+    const changed = await relabelDayRetrying(db, run, d);
+    progress.done += d.events;
+    progress.changed += changed;
+    if (changed > 0) sites.add(d.site_id);
+    opts.onProgress?.({ ...progress });
+  }
+  // Page rollups: the day deltas went to agent_page_pending; fold them and drop the emptied rows.
+  for (const site of sites) {
+    await foldPages(db, site);
+    await sql`delete from agent_page_rollups where site_id = ${site}::bigint and visits <= 0`.execute(db);
+  }
+  await sql`
+    update agent_relabel_runs set state = 'done', finished_at = now(), updated_at = now(),
+      total_events = greatest(total_events, done_events)
+    where id = ${run.id}::bigint`.execute(db);
+  await sql`delete from agent_relabel_labels where run_id = ${run.id}::bigint`.execute(db);
+  return { ...progress, resumed, finished: true, labelled };
+}
+
+/** The unfinished run of this catalogue, or a new one (an unfinished run of another is superseded). */
+async function openRun(
+  db: Kysely<Database>,
+  catalogue: string,
+  classify: RelabelClassifier,
+  retentionDays: number | null,
+): Promise<{ run: Run; resumed: boolean; labelled: number }> {
+  const { rows: open } = await sql<Run & { labelled: number }>`
+    select r.*, (select count(*)::int from agent_relabel_labels l where l.run_id = r.id) as labelled
+    from agent_relabel_runs r where state = 'running' order by id desc`.execute(db);
+  const same = open.find((r) => r.catalogue === catalogue);
+  const others = open.filter((r) => r !== same).map((r) => r.id);
+  if (others.length) {
+    await sql`update agent_relabel_runs set state = 'superseded', updated_at = now()
+      where id = any(${others}::bigint[])`.execute(db);
+    await sql`delete from agent_relabel_labels where run_id = any(${others}::bigint[])`.execute(db);
+  }
+  if (same) return { run: same, resumed: true, labelled: same.labelled };
+
+  const since = retentionDays === null ? new Date(0) : new Date(Date.now() - retentionDays * 86_400_000);
+  const { rows: uas } = await sql<{ user_agent: string }>`
+    select distinct user_agent from agent_events where time >= ${since.toISOString()}::timestamptz`.execute(
+    db,
+  );
+  const labels = uas.flatMap(({ user_agent }) => {
+    const c = classify(user_agent);
+    if (!c.agent && !c.isAi) return [];
+    return [
+      {
+        ua: user_agent,
+        platform: c.platform ?? 'Other',
+        agent: c.agent ?? '',
+        type: c.type ?? '',
+        confidence: c.confidence,
+      },
+    ];
+  });
+  const { rows: totals } = await sql<{ n: string }>`
+    select count(*) as n from agent_events where time >= ${since.toISOString()}::timestamptz`.execute(db);
+  return db.transaction().execute(async (tx) => {
+    const { rows } = await sql<Run>`
+      insert into agent_relabel_runs (catalogue, since, user_agents, total_events)
+      values (${catalogue}, ${since.toISOString()}::timestamptz, ${uas.length}, ${totals[0]?.n ?? 0}::bigint)
+      returning *`.execute(tx);
+    const run = rows[0]!;
+    for (let i = 0; i < labels.length; i += 5000) {
+      const part = labels.slice(i, i + 5000);
+      await sql`
+        insert into agent_relabel_labels (run_id, user_agent, platform, agent, type, confidence)
+        select ${run.id}::bigint, * from unnest(${part.map((l) => l.ua)}::text[], ${part.map((l) => l.platform)}::text[],
+          ${part.map((l) => l.agent)}::text[], ${part.map((l) => l.type)}::text[], ${part.map((l) => l.confidence)}::real[])`.execute(
+        tx,
+      );
+    }
+    return { run, resumed: false, labelled: labels.length };
+  });
+}
+
+interface Day {
+  site_id: string;
+  day: string;
+  events: number;
+}
+
+/** The (site, day)s of the run's window after its cursor, in the order the cursor advances. */
+async function daysAfter(db: Kysely<Database>, run: Run): Promise<Day[]> {
+  const { rows } = await sql<Day>`
+    select site_id::text, to_char(d, 'YYYY-MM-DD') as day, events from (
+      select site_id, (time at time zone 'UTC')::date as d, count(*)::int as events
+      from agent_events where time >= ${run.since}::timestamptz group by 1, 2
+    ) t
+    where ${run.cursor_site}::bigint is null or (site_id, d) > (${run.cursor_site}::bigint, ${run.cursor_day}::date)
+    order by site_id, d`.execute(db);
+  return rows;
+}
+
+/** relabelDay, sent again when it deadlocks with an ingest batch or a verification upserting the same rollups. */
+async function relabelDayRetrying(db: Kysely<Database>, run: Run, d: Day): Promise<number> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction().execute((tx) => relabelDay(tx, run, d));
+    } catch (err) {
+      if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
+    }
+  }
+}
+
+/**
+ * One site's day: its events whose label differs from their user agent's are relabelled, each
+ * moved as -1 under its old label and +1 under its new one in the hourly, daily and pending page
+ * rollups (net per row, so no rollup row is touched twice), emptied rollup rows are dropped and
+ * the run's cursor advances. Returns how many events changed.
+ */
+async function relabelDay(tx: Transaction<Database>, run: Run, d: Day): Promise<number> {
+  const from = `${d.day}T00:00:00Z`;
+  const { rows } = await sql<{ changed: number }>`
+    with target as (
+      select e.site_id, e.time, e.hash, e.path, e.status, e.verification,
+        e.platform as old_platform, e.agent as old_agent, e.type as old_type,
+        l.platform, l.agent, l.type, l.confidence
+      from agent_events e join agent_relabel_labels l on l.run_id = ${run.id}::bigint and l.user_agent = e.user_agent
+      where e.site_id = ${d.site_id}::bigint
+        and e.time >= greatest(${from}::timestamptz, ${run.since}::timestamptz)
+        and e.time < ${from}::timestamptz + interval '1 day'
+        and (e.platform, e.agent, e.type) is distinct from (l.platform, l.agent, l.type)
+      for update of e
+    ), moved as (
+      update agent_events e set platform = t.platform, agent = t.agent, type = t.type,
+        confidence = case when e.verification = 'none' then least(${CONFIDENCE.none}::real, t.confidence) else e.confidence end
+      from target t where e.site_id = t.site_id and e.time = t.time and e.hash = t.hash
+      returning t.*
+    ), delta as (
+      select site_id, time, path, platform, agent, type, verification,
+        1 as n, (status >= 400)::int as err, (status = 404)::int as nf from moved
+      union all
+      select site_id, time, path, old_platform, old_agent, old_type, verification,
+        -1, -(status >= 400)::int, -(status = 404)::int from moved
+    ), hourly as (
+      insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
+      select site_id, date_trunc('hour', time), platform, agent, type, verification, sum(n), coalesce(sum(err), 0), min(time), max(time)
+      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
+      on conflict (site_id, hour, platform, agent, type, verification) do update set
+        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
+        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
+    ), daily as (
+      insert into agent_daily_rollups as r (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
+      select site_id, (time at time zone 'UTC')::date, platform, agent, type, verification, sum(n), coalesce(sum(err), 0), min(time), max(time)
+      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
+      on conflict (site_id, day, platform, agent, type, verification) do update set
+        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
+        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
+    ), pages as (
+      -- Page counts per platform: appended as pending, folded like ingestion's (net 0 per path).
+      insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)
+      select site_id, (time at time zone 'UTC')::date, path, platform, sum(n), coalesce(sum(err), 0), coalesce(sum(nf), 0)
+      from delta group by 1, 2, 3, 4 having sum(n) <> 0
+    )
+    select count(*)::int as changed from moved`.execute(tx);
+  const changed = rows[0]?.changed ?? 0;
+  if (changed > 0) {
+    await sql`delete from agent_rollups where site_id = ${d.site_id}::bigint and visits <= 0
+      and hour >= ${from}::timestamptz and hour < ${from}::timestamptz + interval '1 day'`.execute(tx);
+    await sql`delete from agent_daily_rollups where site_id = ${d.site_id}::bigint and visits <= 0
+      and day = ${d.day}::date`.execute(tx);
+  }
+  await sql`
+    update agent_relabel_runs set cursor_site = ${d.site_id}::bigint, cursor_day = ${d.day}::date,
+      done_events = done_events + ${d.events}, changed_events = changed_events + ${changed}, updated_at = now()
+    where id = ${run.id}::bigint`.execute(tx);
+  return changed;
+}
+
+/** The newest run, for the CLI's progress and the console (null before the first). */
+export async function latestRelabelRun(
+  db: Kysely<Database>,
+): Promise<
+  (RelabelProgress & { state: string; catalogue: string; startedAt: Date; finishedAt: Date | null }) | null
+> {
+  const { rows } = await sql<
+    Run & { state: string; started_at: Date; finished_at: Date | null }
+  >`select * from agent_relabel_runs order by id desc limit 1`.execute(db);
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    run: r.id,
+    state: r.state,
+    catalogue: r.catalogue,
+    userAgents: r.user_agents,
+    total: Number(r.total_events),
+    done: Number(r.done_events),
+    changed: Number(r.changed_events),
+    startedAt: r.started_at,
+    finishedAt: r.finished_at,
+  };
+}
