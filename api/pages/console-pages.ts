@@ -52,7 +52,7 @@ export function renderOverview(
             ? html`<p class="big">${d.monitoring.sites} / ${d.monitoring.quota}</p><p class="muted">sites in use</p><p><a href="/console/sites">See scores</a> · <a href="/console/sites#status-page">Status page</a></p>`
             : html`<p class="muted">No monitoring plan yet. Growth (£29/month) monitors 5 sites weekly; Agency (£59/month) 25 sites daily.</p>`
         }</section>
-  <section class="card"><h2>Audits</h2><p class="big">${d.orders}</p><p class="muted">audit ${d.orders === 1 ? 'order' : 'orders'}</p><p><a href="/console/audits">See orders</a></p></section>`
+  <section class="card"><h2>Audits</h2><p class="big">${d.orders}</p><p class="muted">audit ${d.orders === 1 ? 'order' : 'orders'}</p><p><a href="/console/audits">${d.orders ? 'See orders or order one' : 'Order an audit'}</a></p></section>`
       : html`<section class="card"><h2>Agent traffic</h2><p class="big">${d.agentSites ?? 0}</p><p class="muted">registered ${d.agentSites === 1 ? 'site' : 'sites'}</p><p><a href="/console/agent-sites">${d.agentSites ? 'See agent traffic' : 'Register a site'}</a></p></section>`
   }
 </div>

@@ -149,7 +149,8 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     const sitePage = page.url();
 
     // Order an audit: a free-tier account pays for it through Stripe Checkout.
-    await page.getByRole('link', { name: 'Audits' }).click();
+    await page.getByRole('link', { name: 'Overview' }).click();
+    await page.getByRole('link', { name: 'Order an audit' }).click();
     await fits(page);
     await page.getByLabel(/SEO Audit, £49\.00/).check();
     await page.getByLabel('Site to audit').fill(site.url);
