@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import type { AccessRule } from '../accounts/admission.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { notFound } from '../errors.ts';
@@ -10,6 +11,12 @@ import { latestScans } from './sites.ts';
 // row and its scan_url job, written in one transaction with the site's b_site_scans record. One
 // pending scan per site: while the site's last requested scan is queued or running, another
 // request joins it instead of starting a second.
+
+/**
+ * Who may start a scan of a registered site: a variant B key of any tier over REST, or a signed-in
+ * B person in the console (counted in the account's bucket at its tier's limit), the one rule both doors admit by.
+ */
+export const SITE_SCAN_ACCESS: Extract<AccessRule, { kind: 'key' }> = { kind: 'key', variants: ['B'] };
 
 export interface SiteScanRequest {
   scan: Scan;

@@ -1,4 +1,9 @@
-import { latestSiteScan, requestSiteScan, siteScan } from '../../../shared/agent-sites/citability-scans.ts';
+import {
+  latestSiteScan,
+  requestSiteScan,
+  SITE_SCAN_ACCESS,
+  siteScan,
+} from '../../../shared/agent-sites/citability-scans.ts';
 import { getSite } from '../../../shared/agent-sites/sites.ts';
 import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import type { AgentSite } from '../../../shared/db/tables/agent-traffic.ts';
@@ -67,7 +72,7 @@ export default [
     description:
       'Starts a fresh scan (full by default) as a job and waits for it up to the wait bound: 200 with the result, else 202 with a Location to poll. One pending scan per site: while one is queued or running, a new request answers with that one.',
     tags,
-    access,
+    access: SITE_SCAN_ACCESS,
     request: { params: SiteParams, body: CitabilityScanBody },
     responses: {
       200: { description: 'Scan finished within the wait bound', schema: SiteCitability },
