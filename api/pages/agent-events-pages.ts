@@ -66,7 +66,7 @@ function filterForm(site: AgentSite, f: EventFiltersView): Html {
 function eventRows(site: AgentSite, f: EventFiltersView, events: EventPage['events']): Html[] {
   return events.map(
     (e) =>
-      html`<tr><td><time datetime="${e.timestamp}">${e.timestamp.slice(0, 19).replace('T', ' ')}</time></td><td><a href="${eventsHref(site.id, { ...f, platform: e.platform })}">${e.platform}</a>${e.agent ? html` <span class="muted">${e.agent}</span>` : ''}</td><td>${e.type ?? html`<span class="muted">–</span>`}</td><td><a href="${eventsHref(site.id, { ...f, verification: e.verification })}">${VERIFICATION_WORDS[e.verification] ?? e.verification}</a></td><td><code>${e.method}</code> <a href="${eventsHref(site.id, { ...f, path: e.path })}" class="break">${e.path}</a></td><td>${e.status ?? html`<span class="muted">–</span>`}</td><td>${e.ip ?? html`<span class="muted">–</span>`}</td><td>${e.source}</td><td class="ua">${e.userAgent}</td></tr>`,
+      html`<tr><td><time datetime="${e.timestamp}">${e.timestamp.slice(0, 19).replace('T', ' ')}</time></td><td><a href="${eventsHref(site.id, { ...f, platform: e.platform })}">${e.platform}</a>${e.agent ? html` <span class="muted">${e.agent}</span>` : ''}</td><td>${e.type ?? html`<span class="muted">–</span>`}</td><td><a href="${eventsHref(site.id, { ...f, verification: e.verification })}">${VERIFICATION_WORDS[e.verification] ?? e.verification}</a></td><td class="request"><code>${e.method}</code> <a href="${eventsHref(site.id, { ...f, path: e.path })}">${e.path}</a></td><td>${e.status ?? html`<span class="muted">–</span>`}</td><td>${e.ip ?? html`<span class="muted">–</span>`}</td><td>${e.source}</td><td class="ua">${e.userAgent}</td></tr>`,
   );
 }
 
