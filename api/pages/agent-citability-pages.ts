@@ -18,12 +18,13 @@ const crumbs = (site: AgentSite, last: string) =>
 
 const scanPath = (site: AgentSite) => `/console/agent-sites/${site.id}/citability`;
 
-function scanForm(site: AgentSite, viewer: Viewer): Html {
+function scanForm(site: AgentSite, viewer: Viewer, path: string | undefined): Html {
   return html`<form method="post" action="${scanPath(site)}/scan" class="grid-form" aria-label="Scan ${site.label} now">${csrfField(viewer.csrf)}
 <fieldset><legend>Kind of scan</legend>
 <div class="check"><input type="radio" id="mode-full" name="mode" value="full" checked><label for="mode-full">Full: renders the page in a browser and runs Lighthouse (a minute or two)</label></div>
 <div class="check"><input type="radio" id="mode-quick" name="mode" value="quick"><label for="mode-quick">Quick: plain HTTP, a few seconds</label></div>
 </fieldset>
+<div class="field"><label for="scan-path">Page <span class="muted">(optional)</span></label><input id="scan-path" name="path" type="text" maxlength="2048" spellcheck="false" value="${path ?? ''}" placeholder="/pricing" aria-describedby="scan-path-hint"><p class="hint" id="scan-path-hint">A path on ${site.domain} to scan one page instead of the site’s address.</p></div>
 <button type="submit">Scan ${site.domain} now</button></form>`;
 }
 
@@ -65,6 +66,8 @@ export function renderSiteCitability(
     /** Calls an hour the account's tier allows, as for one of its keys. */
     hourlyLimit: number;
     error?: Html;
+    /** The page path the form was sent with, kept when it is refused. */
+    path?: string;
   },
 ): string {
   const { site } = d;
@@ -74,7 +77,7 @@ export function renderSiteCitability(
 ${d.error ?? ''}
 <section class="card" aria-labelledby="scan-now"><h2 id="scan-now">Scan now</h2>
 <p class="muted">A fresh scan of the site’s address, as <code>POST /api/v1/sites/${site.id}/citability/scan</code> runs it. Scans from the console count against your account’s ${d.hourlyLimit} calls an hour (your tier’s limit, as an API key of it has). While a scan of this site is running, asking again follows that one.</p>
-${scanForm(site, viewer)}</section>
+${scanForm(site, viewer, d.path)}</section>
 <section aria-labelledby="latest-title"><h2 id="latest-title">Latest result</h2>
 ${d.result ? resultView(d.result, d.ownScan) : html`<p class="muted">Not scanned yet.</p>`}</section>`;
   return renderPage({ title: `Agent readability of ${site.label}`, viewer, section: 'agent-sites' }, body);
@@ -102,6 +105,7 @@ export function renderSiteScanProgress(viewer: Viewer, site: AgentSite, scan: Sc
 export function renderSiteScanResult(viewer: Viewer, site: AgentSite, r: SiteCitabilityView): string {
   const body = html`${crumbs(site, 'Scan')}
 <h1>Agent readability of ${site.label}</h1>
+<p class="muted break"><a href="${r.url}" rel="nofollow noopener noreferrer">${r.url}</a></p>
 ${notice('ok', html`Scan done: ${r.overallScore} out of 100, grade ${r.grade}.`)}
 ${resultView(r, true)}
 <p><a class="button secondary" href="${scanPath(site)}">Back to the site’s agent readability</a></p>`;

@@ -12,6 +12,7 @@ import { getSite } from '../../../shared/agent-sites/sites.ts';
 import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import type { AgentSite } from '../../../shared/db/tables/agent-traffic.ts';
 import type { Scan } from '../../../shared/db/tables/scans.ts';
+import { AppError } from '../../../shared/errors.ts';
 import type { Html } from '../../../shared/html.ts';
 import { targetErrorStatus } from '../../../shared/scans/scans.ts';
 import type { Services } from '../../../shared/services.ts';
@@ -23,6 +24,7 @@ import {
   renderSiteScanProgress,
   renderSiteScanResult,
 } from '../agent-citability-pages.ts';
+import { notice } from '../layout.ts';
 import { definePage, type PageDef } from '../page.ts';
 import { accountOf, html200, type PageKit, seeOther, showBucket, viewerOf, type Web } from '../web.ts';
 
@@ -37,7 +39,10 @@ const ScanParams = z.object({
   id: z.string().regex(SITE_ID),
   scanId: z.string().regex(/^sc_[A-Za-z0-9_-]{16}$/),
 });
-const ScanForm = z.object({ mode: z.enum(['full', 'quick']).default('full') });
+const ScanForm = z.object({
+  mode: z.enum(['full', 'quick']).default('full'),
+  path: z.string().trim().max(2048, 'A path has at most 2048 characters.').optional(),
+});
 
 /** The site's citability as REST presents it (its own traffic's agent correlation). */
 async function citabilityOf(services: Services, site: AgentSite, scan: Scan) {
@@ -50,7 +55,7 @@ async function citabilityPage(
   ctx: Context,
   web: Web,
   site: AgentSite,
-  extra: { error?: Html; status?: number } = {},
+  extra: { error?: Html; status?: number; path?: string } = {},
 ): Promise<void> {
   const scan = await latestSiteScan(services, site);
   const scored = scan && !targetErrorStatus(scan) ? scan : undefined;
@@ -63,6 +68,7 @@ async function citabilityPage(
       ownScan: scored?.account_id === accountOf(web),
       hourlyLimit: TIER_LIMITS[web.session!.tier],
       error: extra.error,
+      path: extra.path,
     }),
     extra.status ?? 200,
   );
@@ -96,7 +102,14 @@ export function agentSiteCitabilityRoutes({ services }: PageKit): PageDef[] {
           const error = limitNotice(err.rate.limit, err.rate.reset, Date.now());
           return citabilityPage(services, ctx, web, site, { error, status: 429 });
         }
-        const { scan } = await requestSiteScan(services, site, form.mode);
+        let scan: Scan;
+        try {
+          ({ scan } = await requestSiteScan(services, site, form.mode, form.path || undefined));
+        } catch (err) {
+          if (!(err instanceof AppError) || err.status !== 400) throw err;
+          const error = notice('error', err.detail);
+          return citabilityPage(services, ctx, web, site, { error, status: 400, path: form.path });
+        }
         seeOther(ctx, `/console/agent-sites/${site.id}/citability/scans/${scan.id}`);
       },
     }),

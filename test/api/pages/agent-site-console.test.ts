@@ -18,7 +18,9 @@ let t: TestStack;
 let site: FixtureServer;
 
 before(async () => {
-  site = await startFixtureServer({ routes: { '/': slowPage('Slow shop', 1500) } });
+  site = await startFixtureServer({
+    routes: { '/': slowPage('Slow shop', 1500), '/guide': slowPage('A guide', 10) },
+  });
   t = await startTestStack({ SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}` });
 });
 after(async () => {
@@ -183,8 +185,47 @@ describe('a B site in the console: events and citability scans', () => {
     const latest = await me.get(`/console/agent-sites/${id}/citability`);
     assert.match(latest.text, new RegExp(`href="/r/${scanId}">Full report`));
 
-    // Two posts counted in the account's bucket; once the tier's 100 are spent: a 429 page.
-    for (let i = 0; i < 98; i++) await takeToken(t.handle.db, `account:${me.accountId}`, 100);
+    // One page of the site: a scan of its own, at its own address; a path off the site is refused.
+    const offSite = await me.post(`/console/agent-sites/${id}/citability/scan`, {
+      mode: 'quick',
+      path: '//evil.example/',
+    });
+    assert.equal(offSite.status, 400);
+    assert.match(offSite.text, /The page must be a path on the site/);
+    assert.match(offSite.text, /value="\/\/evil\.example\/"/, 'the path is kept in the form');
+    const pageAsked = await me.post(`/console/agent-sites/${id}/citability/scan`, {
+      mode: 'quick',
+      path: '/guide',
+    });
+    assert.equal(pageAsked.status, 303);
+    assert.notEqual(pageAsked.location, scanPath);
+    let pageDone = await me.get(pageAsked.location!);
+    for (let i = 0; i < 120 && /data-poll=/.test(pageDone.text); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      pageDone = await me.get(pageAsked.location!);
+    }
+    assert.match(pageDone.text, /Scan done: \d+ out of 100/);
+    assert.match(pageDone.text, new RegExp(`href="${site.origin}/guide"`));
+    // REST takes the same path, through the same function; and refuses one off the site (400).
+    const restPage = await call(t.url, `/api/v1/sites/${id}/citability/scan`, {
+      key,
+      method: 'POST',
+      body: { mode: 'quick', path: '/guide', wait: 60 },
+    });
+    assert.equal(restPage.status, 200, restPage.text);
+    assert.equal(restPage.body.url, `${site.origin}/guide`);
+    const restOff = await call(t.url, `/api/v1/sites/${id}/citability/scan`, {
+      key,
+      method: 'POST',
+      body: { path: 'https://evil.example/' },
+    });
+    assert.equal(restOff.status, 400);
+    assert.equal(restOff.body.errors[0].field, 'body.path');
+
+    // Every post above counted in the account's bucket; once the tier's 100 are spent: a 429 page.
+    for (let i = 0; i < 100; i++) {
+      if (!(await takeToken(t.handle.db, `account:${me.accountId}`, 100)).allowed) break;
+    }
     const scans = async () =>
       (await t.handle.db.selectFrom('b_site_scans').select('id').where('site_id', '=', id).execute()).length;
     const before = await scans();
