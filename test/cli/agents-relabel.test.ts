@@ -3,9 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { relabelCommand } from '../../cli/commands/agents-relabel.ts';
 import { ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
-import { RELABEL_TASK, relabelAgentEvents } from '../../shared/agent-traffic/relabel.ts';
-import { resetConfig } from '../../shared/config.ts';
+import { RELABEL_TASK } from '../../shared/agent-traffic/relabel.ts';
+import { loadConfig, resetConfig } from '../../shared/config.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { startWorker } from '../../worker/runner.ts';
 import { newAgentSite, offlineVerifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -50,7 +51,7 @@ function io() {
 }
 
 describe('sightline agents relabel', () => {
-  it('queues the job; --wait follows the run a worker makes to its summary', async () => {
+  it('queues the job; --wait follows the run a real worker makes to its summary', async () => {
     const queued = io();
     assert.equal(await relabelCommand([], queued.io), 0);
     assert.match(queued.out.join('\n'), /relabel queued \(job \d+\)/);
@@ -60,12 +61,20 @@ describe('sightline agents relabel', () => {
     );
     assert.equal(rows[0]?.n, 1);
 
+    // --wait queues again (replacing the queued job, one job still) and follows the run a real
+    // worker, started after it, makes.
     const waiting = io();
     const command = relabelCommand(['--wait'], waiting.io);
     await new Promise((r) => setTimeout(r, 300));
-    // The worker's part, in this process: the run the command follows.
-    await relabelAgentEvents(handle.db, { retentionDays: 400 });
-    assert.equal(await command, 0);
+    const worker = await startWorker(loadConfig({ ...process.env, LOG_LEVEL: 'silent' }), database.url, {
+      metricsPort: null,
+      crontab: null,
+    });
+    try {
+      assert.equal(await command, 0);
+    } finally {
+      await worker.close();
+    }
     assert.match(waiting.out.join('\n'), /^relabel run \d+ done: 20 \/ 20 events \(100%\), 20 relabelled$/);
   });
 
