@@ -1,4 +1,3 @@
-import type { AuditOrder } from '../../shared/db/tables/audit-orders.ts';
 import type { DeliveryStatus } from '../../shared/db/tables/monitor-alerts.ts';
 import type { MonitorScan } from '../../shared/db/tables/monitor-scans.ts';
 import { type Html, html } from '../../shared/html.ts';
@@ -7,7 +6,8 @@ import { keyShownOnce } from './auth-pages.ts';
 import { band, csrfField, notice, renderPage, scoreBadge, time, type Viewer } from './layout.ts';
 import { type ManageView, manageSite } from './site-manage.ts';
 
-// The account console: overview, API keys, account, and for variant A monitoring and audits.
+// The account console: overview, API keys, account, and for variant A monitoring (audits:
+// audits-pages.ts).
 
 const MONITOR_DIMS: [string, string][] = [
   ['seo', 'SEO'],
@@ -52,7 +52,7 @@ export function renderOverview(
             ? html`<p class="big">${d.monitoring.sites} / ${d.monitoring.quota}</p><p class="muted">sites in use</p><p><a href="/console/sites">See scores</a> · <a href="/console/sites#status-page">Status page</a></p>`
             : html`<p class="muted">No monitoring plan yet. Growth (£29/month) monitors 5 sites weekly; Agency (£59/month) 25 sites daily.</p>`
         }</section>
-  <section class="card"><h2>Audits</h2><p class="big">${d.orders}</p><p class="muted">audit ${d.orders === 1 ? 'order' : 'orders'}</p><p><a href="/console/audits">See orders</a></p></section>`
+  <section class="card"><h2>Audits</h2><p class="big">${d.orders}</p><p class="muted">audit ${d.orders === 1 ? 'order' : 'orders'}</p><p><a href="/console/audits">${d.orders ? 'See orders or order one' : 'Order an audit'}</a></p></section>`
       : html`<section class="card"><h2>Agent traffic</h2><p class="big">${d.agentSites ?? 0}</p><p class="muted">registered ${d.agentSites === 1 ? 'site' : 'sites'}</p><p><a href="/console/agent-sites">${d.agentSites ? 'See agent traffic' : 'Register a site'}</a></p></section>`
   }
 </div>
@@ -272,48 +272,6 @@ ${latest?.issues.length ? html`<h3 class="sub">Issues</h3><ul class="findings is
 ${site.site_type === 'own' ? html`<section aria-labelledby="alerts-title"><h2 id="alerts-title">Alerts</h2>${alertList(d.alerts)}</section>` : ''}
 ${manageSite(viewer, site, manage)}`;
   return renderPage({ title: site.label, viewer, section: 'sites', assets: ['uplot'] }, body);
-}
-
-// ---- audits (A) ----------------------------------------------------------------------------------
-
-type OrderRow = Pick<
-  AuditOrder,
-  'id' | 'product' | 'target_url' | 'status' | 'created_at' | 'delivered_at' | 'report_summary'
->;
-
-const statusPill = (s: string) => html`<span class="pill ${s}">${s}</span>`;
-
-export function renderOrders(viewer: Viewer, orders: OrderRow[]): string {
-  const rows = orders.map(
-    (o) =>
-      html`<tr><th scope="row"><a href="/console/audits/${o.id}">${o.product.replace('_', ' ')}</a></th><td data-label="Site" class="break">${o.target_url}</td><td data-label="Status">${statusPill(o.status)}</td><td data-label="Ordered">${time(o.created_at)}</td></tr>`,
-  );
-  const body = html`<h1>Audits</h1>
-<p class="muted">Audit orders placed with your keys (<code>POST /api/v1/audit</code>). Each report crawls the site and lists findings by severity.</p>
-<div class="table-wrap"><table class="data stack"><caption class="visually-hidden">Your audit orders</caption>
-<thead><tr><th scope="col">Product</th><th scope="col">Site</th><th scope="col">Status</th><th scope="col">Ordered</th></tr></thead>
-<tbody>${rows.length ? rows : html`<tr><td colspan="4" class="muted">No orders yet.</td></tr>`}</tbody></table></div>`;
-  return renderPage({ title: 'Audits', viewer, section: 'audits' }, body);
-}
-
-export function renderOrder(
-  viewer: Viewer,
-  o: AuditOrder,
-  links: { html: string; json: string } | null,
-): string {
-  const body = html`<p class="crumbs"><a href="/console/audits">Audits</a> › ${o.id}</p>
-<h1>${o.product.replace('_', ' ')} ${statusPill(o.status)}</h1>
-<section class="card"><dl class="facts">
-<dt>Site</dt><dd class="break">${o.target_url}</dd>
-<dt>Order</dt><dd><code>${o.id}</code></dd>
-<dt>Ordered</dt><dd>${time(o.created_at)}</dd>
-${o.delivered_at ? html`<dt>Delivered</dt><dd>${time(o.delivered_at)}</dd>` : ''}
-${o.error ? html`<dt>Error</dt><dd>${o.error.message}</dd>` : ''}
-</dl>
-${o.report_summary ? html`<h2>Summary</h2><p>${o.report_summary}</p>` : ''}
-${links ? html`<p><a class="button" href="${links.html}">Open the report</a> <a href="${links.json}">JSON</a></p>` : html`<p class="muted">The report appears here when it is delivered.</p>`}
-</section>`;
-  return renderPage({ title: `Audit ${o.id}`, viewer, section: 'audits' }, body);
 }
 
 export function renderNotFound(viewer: Viewer | null): string {

@@ -16,6 +16,10 @@ export const PAGE_CSP = [
   "base-uri 'none'",
 ].join('; ');
 
+/** PAGE_CSP for a page whose form is answered with a redirect to another origin (Stripe Checkout). */
+export const pageCspPostingTo = (origin: string) =>
+  PAGE_CSP.replace("form-action 'self'", `form-action 'self' ${origin}`);
+
 export interface Viewer {
   email: string;
   variant: 'A' | 'B';

@@ -22,6 +22,10 @@ import { expireIdempotencyKey } from './retention.ts';
 // without the API key, and guessing it is hopeless (144 random bits).
 
 export const auditTopic = (orderId: string) => `audit:${orderId}`;
+
+/** The tiers whose keys (and console) order audits without paying each one (interface.md section 8). */
+export const AUDIT_ORDER_TIERS = ['pro', 'agent'] as const satisfies readonly ApiTier[];
+export const ordersOnTier = (tier: ApiTier) => (AUDIT_ORDER_TIERS as readonly ApiTier[]).includes(tier);
 const newOrderId = () => `ao_${randomBytes(12).toString('base64url')}`;
 
 export interface OrderInput {

@@ -9,8 +9,9 @@ import { type Purchase, purchaseMetadata } from './purchases.ts';
 import { stripeClient } from './stripe-client.ts';
 
 // Opens a Stripe Checkout Session for a purchase through the SDK. Its line item is the price id
-// configured for what is bought (STRIPE_PRICE_<BUNDLE OR PLAN ID>) or, without one, an inline
-// price of our own (a bundle's price, a plan's monthly price), so a secret key alone is enough.
+// configured for what is bought (STRIPE_PRICE_<BUNDLE, PRODUCT OR PLAN ID>) or, without one, an
+// inline price of our own (a bundle's price, a product's catalogue price, a plan's monthly
+// price), so a secret key alone is enough.
 
 export const offline = () =>
   new AppError(
@@ -30,7 +31,12 @@ async function lineItem(
   purchase: Purchase,
 ): Promise<Stripe.Checkout.SessionCreateParams.LineItem> {
   const { config } = services;
-  const id = purchase.kind === 'plan' ? purchase.plan : purchase.bundleId;
+  const id =
+    purchase.kind === 'plan'
+      ? purchase.plan
+      : purchase.kind === 'audit'
+        ? purchase.product
+        : purchase.bundleId;
   const price = config.stripePrices[id];
   if (price) return { price, quantity: 1 };
   if (purchase.kind === 'plan') {
@@ -44,7 +50,20 @@ async function lineItem(
       },
     };
   }
-  const prices = new Map((await listProducts(services.db)).map((p) => [p.id, p.price_pence]));
+  const catalogue = await listProducts(services.db);
+  if (purchase.kind === 'audit') {
+    const product = catalogue.find((p) => p.id === purchase.product);
+    if (!product) throw new AppError(400, 'unknown_product', 'Unknown product', 'No such audit product.');
+    return {
+      quantity: 1,
+      price_data: {
+        currency: config.STRIPE_CURRENCY,
+        unit_amount: product.price_pence,
+        product_data: { name: product.name, description: `For ${purchase.targetUrl}`.slice(0, 500) },
+      },
+    };
+  }
+  const prices = new Map(catalogue.map((p) => [p.id, p.price_pence]));
   return {
     quantity: 1,
     price_data: {

@@ -5,12 +5,13 @@ import type { AuditOrder } from '../db/tables/audit-orders.ts';
 import type { Mail } from '../people/mail.ts';
 import type { Services } from '../services.ts';
 import { type Buyer, findOrCreateBuyer } from './accounts.ts';
-import { type Purchase, purchaseFromMetadata } from './purchases.ts';
+import { type AuditPurchase, purchasedProducts, purchaseFromMetadata } from './purchases.ts';
 import { recordSubscription } from './subscriptions.ts';
 
 // checkout.session.completed: the buyer's account (found or made by email), then what was paid
-// for: one audit order per product of the bundle (each with an idempotency key derived from the
-// event, so a replay finds the same orders) or the monitoring plan. Returns the email to send.
+// for: one audit order per product of the bundle, or of the one product bought in the console
+// (each with an idempotency key derived from the event, so a replay finds the same orders), or
+// the monitoring plan. Returns the email to send.
 
 export interface Fulfilled {
   accountId: string | null;
@@ -57,7 +58,7 @@ export async function fulfilCheckout(
     return { accountId: buyer.accountId, mail: planMail(services, buyer, purchase.plan) };
   }
   const orders: AuditOrder[] = [];
-  for (const product of purchase.products) {
+  for (const product of purchasedProducts(purchase)) {
     const { order } = await placeOrder(
       services,
       { accountId: buyer.accountId, tier: 'pro' },
@@ -66,7 +67,10 @@ export async function fulfilCheckout(
     );
     orders.push(order);
   }
-  log.info({ account: buyer.accountId, orders: orders.map((o) => o.id) }, 'audit bundle bought');
+  log.info(
+    { account: buyer.accountId, orders: orders.map((o) => o.id) },
+    purchase.kind === 'audit' ? 'audit bought' : 'audit bundle bought',
+  );
   return { accountId: buyer.accountId, mail: bundleMail(services, buyer, purchase, orders) };
 }
 
@@ -83,12 +87,7 @@ function keyLines(services: Services, buyer: Buyer): { text: string; logText: st
   };
 }
 
-function bundleMail(
-  services: Services,
-  buyer: Buyer,
-  purchase: Extract<Purchase, { kind: 'bundle' }>,
-  orders: AuditOrder[],
-): Mail {
+function bundleMail(services: Services, buyer: Buyer, purchase: AuditPurchase, orders: AuditOrder[]): Mail {
   const keys = keyLines(services, buyer);
   const links = orders.map((o) => `- ${o.product}: ${reportUrl(services.config, o)}`).join('\n');
   const body = (keyText: string) =>

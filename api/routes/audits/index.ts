@@ -1,4 +1,10 @@
-import { getOrder, orderForOwnerReport, orderForReport, placeOrder } from '../../../shared/audits/orders.ts';
+import {
+  AUDIT_ORDER_TIERS,
+  getOrder,
+  orderForOwnerReport,
+  orderForReport,
+  placeOrder,
+} from '../../../shared/audits/orders.ts';
 import type { AuditReport as Report } from '../../../shared/audits/report.ts';
 import { renderReportHtml } from '../../../shared/audits/report-html.ts';
 import { badRequest, unauthorized } from '../../../shared/errors.ts';
@@ -79,7 +85,7 @@ export default [
     description:
       "Creates the order `paid` and queues its report: a crawl of the target with the product's checks on every page. Poll the Location (or give `webhook_url`) until `delivered`. Send an `Idempotency-Key` header (1-255 printable ASCII) to make retries safe: the same key returns the same order; reused with a different body it is 422. A key lives `IDEMPOTENCY_KEY_TTL_HOURS` (default 24) from its order's creation; after that it places a new order.",
     tags: ['Audits'],
-    access: { kind: 'key', variants: ['A'], tiers: ['pro', 'agent'] },
+    access: { kind: 'key', variants: ['A'], tiers: [...AUDIT_ORDER_TIERS] },
     request: { body: AuditOrderBody },
     responses: {
       201: {

@@ -521,7 +521,6 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
     await p1.getByText('3 findings: 1 high, 2 low.').waitFor();
     assert.ok(await p1.getByRole('link', { name: 'Open the report' }).getAttribute('href'));
     await fits(p1);
-    await shot(p1, 'console-audit');
     await p1.goto('/console/account');
     await fits(p1);
     await p1.getByLabel('Weekly digest').check();
