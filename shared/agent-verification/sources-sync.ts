@@ -83,6 +83,14 @@ export function detectIpRangeSources(file: SourceFile): IpRangeSourceId[] {
 
 const isRdnsFile = (body: string): boolean => /^\s*\{[\s\S]*"(?:reverseDns|rdns)"\s*:/.test(body);
 
+/**
+ * Whether a file is a verification source (a vendor IP-range file by its name or URL, or a
+ * reverse-DNS file) rather than an agent list: how `agents sync --from` picks where a file goes.
+ */
+export function isVerificationSourceFile(file: SourceFile): boolean {
+  return isRdnsFile(file.body) || detectIpRangeSources(file).length > 0;
+}
+
 const SUFFIX = /^\.?(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/i;
 
 /** A reverse-DNS suffix file: {"reverseDns": {"Google": [".googlebot.com", ...]}}. */

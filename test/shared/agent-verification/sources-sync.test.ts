@@ -14,6 +14,7 @@ import {
 import { agentDataFreshness, shippedRangesDate } from '../../../shared/agent-verification/sources-age.ts';
 import {
   detectIpRangeSources,
+  isVerificationSourceFile,
   refreshVerificationSources,
   syncVerificationSource,
 } from '../../../shared/agent-verification/sources-sync.ts';
@@ -119,6 +120,13 @@ describe('verification sources sync', () => {
       'anthropic',
     ]);
     assert.deepEqual(detectIpRangeSources({ from: 'ranges.json', body: '{}' }), []);
+    // What `agents sync --from` sends here rather than to the catalogue: vendor files and rDNS files.
+    assert.equal(isVerificationSourceFile({ from: 'https://openai.com/gptbot.json', body: '{}' }), true);
+    assert.equal(isVerificationSourceFile({ from: 'rdns.json', body: '{"reverseDns": {}}' }), true);
+    assert.equal(
+      isVerificationSourceFile({ from: 'robots.json', body: '{"GPTBot": {"operator": "OpenAI"}}' }),
+      false,
+    );
   });
 
   it('a synced vendor file (fetched from a URL) verifies GPTBot from its addresses; the shipped list no longer does', async () => {
