@@ -6,6 +6,7 @@ import { ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
 import { RELABEL_TASK } from '../../shared/agent-traffic/relabel.ts';
 import { loadConfig, resetConfig } from '../../shared/config.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { addJob } from '../../shared/jobs/queue.ts';
 import { startWorker } from '../../worker/runner.ts';
 import { newAgentSite, offlineVerifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
@@ -87,5 +88,11 @@ describe('sightline agents relabel', () => {
     assert.equal(summary.done, 20);
     assert.equal(summary.changed, 0);
     await assert.rejects(relabelCommand(['--here', '--wait'], io().io), /exclude each other/);
+    // Not beside a worker's run under way.
+    const { id } = await addJob(handle.db, RELABEL_TASK, {});
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${id}::bigint`.execute(
+      handle.db,
+    );
+    await assert.rejects(relabelCommand(['--here'], io().io), /a worker is relabelling now/);
   });
 });
