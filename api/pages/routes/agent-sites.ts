@@ -16,6 +16,7 @@ import {
   sitePages,
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
+import { agentDataFreshness } from '../../../shared/agent-verification/sources-age.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
@@ -43,12 +44,14 @@ export function agentSiteRoutes(kit: PageKit): PageDef[] {
     const sites = await listSites(db, accountOf(web));
     const scans = await latestScans(db, sites);
     const { rows } = await sql<{ now: Date }>`select date_trunc('second', now()) as now`.execute(db);
+    const freshness = await agentDataFreshness(db);
     html200(
       ctx,
       renderAgentSites(viewerOf(web), {
         sites: sites.map((site) => ({ site, scan: scans.get(site.id) })),
         baseUrl: config.publicBaseUrl,
         now: rows[0]!.now.toISOString().replace('.000Z', 'Z'),
+        freshness,
         ...extra,
       }),
       status,
@@ -122,6 +125,7 @@ function agentSitePage({ services }: PageKit): PageDef {
         siteInsights(db, site, w),
         latestScans(db, [site]),
       ]);
+      const freshness = await agentDataFreshness(db);
       const scanId = scans.get(site.id)?.scanId;
       const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
       const citability: CitabilityView | null =
@@ -145,6 +149,7 @@ function agentSitePage({ services }: PageKit): PageDef {
           insights,
           scan: citability,
           baseUrl: config.publicBaseUrl,
+          freshness,
         }),
       );
     },
