@@ -68,6 +68,8 @@ export function renderSiteCitability(
     error?: Html;
     /** The page path the form was sent with, kept when it is refused. */
     path?: string;
+    /** The site's scan still queued or running, if any. */
+    pendingScanId?: string;
   },
 ): string {
   const { site } = d;
@@ -75,6 +77,7 @@ export function renderSiteCitability(
 <h1>Agent readability of ${site.label}</h1>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a></p>
 ${d.error ?? ''}
+${d.pendingScanId ? notice('info', html`A scan of ${site.domain} is under way: <a href="${scanPath(site)}/scans/${d.pendingScanId}">follow it</a>.`) : ''}
 <section class="card" aria-labelledby="scan-now"><h2 id="scan-now">Scan now</h2>
 <p class="muted">A fresh scan of the site’s address, as <code>POST /api/v1/sites/${site.id}/citability/scan</code> runs it. Scans from the console count against your account’s ${d.hourlyLimit} calls an hour (your tier’s limit, as an API key of it has). While a scan of this site is running, asking again follows that one.</p>
 ${scanForm(site, viewer, d.path)}</section>

@@ -1,5 +1,6 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { AccessRule } from '../accounts/admission.ts';
+import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import type { Scan, ScanMode } from '../db/tables/scans.ts';
 import { badRequest, notFound } from '../errors.ts';
@@ -40,6 +41,26 @@ export function siteScanUrl(site: Pick<AgentSite, 'url'>, path?: string): URL {
   return url;
 }
 
+/** The last requested on-demand scan of this address of the site while it is queued or running. */
+function pendingScanOf(db: Kysely<Database>, site: AgentSite, url: URL): Promise<Scan | undefined> {
+  return db
+    .selectFrom('b_site_scans as b')
+    .innerJoin('scans as s', 's.id', 'b.scan_id')
+    .selectAll('s')
+    .where('b.site_id', '=', site.id)
+    .where('b.trigger', '=', 'on_demand')
+    .where('s.url', '=', url.toString())
+    .where('s.status', 'in', ['queued', 'running'])
+    .orderBy('b.id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+/** The site's on-demand scan of its address still queued or running, if any (a new request would join it). */
+export function pendingSiteScan(services: Pick<Services, 'db'>, site: AgentSite): Promise<Scan | undefined> {
+  return pendingScanOf(services.db, site, new URL(site.url));
+}
+
 export async function requestSiteScan(
   services: Services,
   site: AgentSite,
@@ -50,17 +71,7 @@ export async function requestSiteScan(
   return services.db.transaction().execute(async (trx) => {
     // One request per site at a time decides whether a scan is pending.
     await sql`select pg_advisory_xact_lock(hashtextextended(${`b_site_scan:${site.id}`}, 13))`.execute(trx);
-    const pending = await trx
-      .selectFrom('b_site_scans as b')
-      .innerJoin('scans as s', 's.id', 'b.scan_id')
-      .selectAll('s')
-      .where('b.site_id', '=', site.id)
-      .where('b.trigger', '=', 'on_demand')
-      .where('s.url', '=', url.toString())
-      .where('s.status', 'in', ['queued', 'running'])
-      .orderBy('b.id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const pending = await pendingScanOf(trx, site, url);
     if (pending) return { scan: pending, started: false };
     const scan = await requestScanIn(trx, services.config, {
       url,

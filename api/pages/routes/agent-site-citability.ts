@@ -4,6 +4,7 @@ import { AdmissionError, Admitter } from '../../../shared/accounts/admission.ts'
 import { TIER_LIMITS } from '../../../shared/accounts/auth.ts';
 import {
   latestSiteScan,
+  pendingSiteScan,
   requestSiteScan,
   SITE_SCAN_ACCESS,
   siteScan,
@@ -57,7 +58,10 @@ async function citabilityPage(
   site: AgentSite,
   extra: { error?: Html; status?: number; path?: string } = {},
 ): Promise<void> {
-  const scan = await latestSiteScan(services, site);
+  const [scan, pending] = await Promise.all([
+    latestSiteScan(services, site),
+    pendingSiteScan(services, site),
+  ]);
   const scored = scan && !targetErrorStatus(scan) ? scan : undefined;
   html200(
     ctx,
@@ -69,6 +73,7 @@ async function citabilityPage(
       hourlyLimit: TIER_LIMITS[web.session!.tier],
       error: extra.error,
       path: extra.path,
+      pendingScanId: pending?.id,
     }),
     extra.status ?? 200,
   );

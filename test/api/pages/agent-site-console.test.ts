@@ -164,6 +164,11 @@ describe('a B site in the console: events and citability scans', () => {
       scanPath,
     );
 
+    // The site's page says a scan is under way and links to it.
+    assert.match(
+      (await me.get(`/console/agent-sites/${id}/citability`)).text,
+      new RegExp(`is under way: <a href="${scanPath}">follow it`),
+    );
     const progress = await me.get(scanPath);
     assert.equal(progress.status, 200);
     assert.match(progress.text, new RegExp(`data-poll="/r/${scanId}/state"`));
