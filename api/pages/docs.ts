@@ -61,9 +61,20 @@ const INIT_JS = `window.addEventListener('load', function () {
   new MutationObserver(function () {
     var select = document.getElementById('servers');
     if (select && !select.hasAttribute('aria-label')) select.setAttribute('aria-label', 'Server');
-    // Its title is an <h1> and its tag headings <h3>: they rank as level 2 under it.
+    // Its title is an <h1>, tag headings <h3> and an operation's section titles <h4>: they rank
+    // as levels 2 and 3 under it.
     document.querySelectorAll('#reference h3.opblock-tag:not([aria-level])').forEach(function (h) {
       h.setAttribute('aria-level', '2');
+    });
+    document.querySelectorAll('#reference h4.opblock-title:not([aria-level])').forEach(function (h) {
+      h.setAttribute('aria-level', '3');
+    });
+    // Example blocks scroll, so a keyboard must reach them; the body editor needs a name.
+    document.querySelectorAll('#reference pre.microlight:not([tabindex])').forEach(function (pre) {
+      pre.setAttribute('tabindex', '0');
+    });
+    document.querySelectorAll('#reference .body-param textarea:not([aria-label])').forEach(function (box) {
+      box.setAttribute('aria-label', 'Request body');
     });
     Object.keys(named).forEach(function (selector) {
       var box = document.querySelector('#reference ' + selector);
