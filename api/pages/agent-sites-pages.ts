@@ -190,7 +190,7 @@ const daySecs = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / 1
 
 function visitsChart(stats: Stats, daily: DailyByPlatform, label: string, view: DashboardView): Html {
   if (stats.visits === 0)
-    return html`<p class="muted">No agent visits ${view.filtered ? 'match the filters ' : ''}in ${view.rangeText}. Send requests with the snippets below, or import a log.</p>`;
+    return html`<p class="muted">No agent visits ${view.filtered ? 'match the filters ' : ''}in ${view.rangeText} yet. Send requests with the snippets below, or import a log.</p>`;
   const { names, days } = platformSeries(stats, daily);
   const x = days.map((d) => daySecs(d.date));
   const data = JSON.stringify({

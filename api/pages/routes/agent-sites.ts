@@ -118,13 +118,13 @@ async function dashboardWindow(db: Kysely<Database>, q: DashboardQuery) {
   try {
     return r.kind === 'custom'
       ? await resolveWindow(db, `${r.from}T00:00:00Z`, 30, r.to)
-      : await resolveWindow(db, undefined, r.days - 1); // N days: today and the N - 1 before
+      : await resolveWindow(db, undefined, r.days); // since N days ago, as the API's default `since`
   } catch (err) {
     if (!(err instanceof AppError) || err.status >= 500) throw err;
     q.problems.push(`Custom range: ${err.detail.replace(/^since/, 'the start date')}`);
     q.range = { kind: 'preset', days: 30 };
     q.chosen = false;
-    return resolveWindow(db, undefined, 29);
+    return resolveWindow(db);
   }
 }
 

@@ -155,7 +155,7 @@ describe('the B dashboard: date range and filters', () => {
     // A filter matching nothing says so.
     const none = await person.get(`${base}?agent=NoSuchBot&range=7d`);
     assert.equal(total(none.text), 0);
-    assert.match(none.text, /No agent visits match the filters in the last 7 days/);
+    assert.match(none.text, /No agent visits match the filters in the last 7 days yet/);
   });
 
   it('answers bad ranges with 400 and a message naming the problem, showing the last 30 days', async () => {
