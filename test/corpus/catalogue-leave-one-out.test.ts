@@ -24,9 +24,9 @@ type ListName = keyof typeof LISTS;
 // 90% detected and 85% platform right for every list; ai.robots.txt is short of it because most
 // of its 166 tokens appear in no other list and say nothing about AI or their operator.
 const FLOORS: Record<ListName, { detected: number; platform: number }> = {
-  'ai.robots.txt': { detected: 60, platform: 45 },
-  arcjet: { detected: 78, platform: 90 },
-  'crawler-user-agents': { detected: 85, platform: 80 },
+  'ai.robots.txt': { detected: 69, platform: 60 },
+  arcjet: { detected: 80, platform: 92 },
+  'crawler-user-agents': { detected: 91, platform: 85 },
 };
 
 const load = (name: ListName) => parseList(readFileSync(path.join(DIR, LISTS[name]), 'utf8'), name);
@@ -90,7 +90,9 @@ describe('catalogue: leave one list out', { skip: !existsSync(DIR) && `corpus no
         `leave-one-out ${left}: ${detected}/${total} AI user agents detected (${d.toFixed(1)}%), platform right ${platformRight}/${named} named (${p.toFixed(1)}%); non-AI bots called AI ${falseAi.length}/${nonAi.length}`,
       );
       if (process.env.VERBOSE_CORPUS)
-        console.log(`missed:\n${missed.join('\n')}\nwrong platform:\n${wrongPlatform.join('\n')}\nnon-AI called AI:\n${falseAi.join('\n')}`);
+        console.log(
+          `missed:\n${missed.join('\n')}\nwrong platform:\n${wrongPlatform.join('\n')}\nnon-AI called AI:\n${falseAi.join('\n')}`,
+        );
       assert.ok(total > 20, `${left} gives AI agents to test`);
       assert.ok(d >= FLOORS[left].detected, `${left}: detected ${d.toFixed(1)}%`);
       assert.ok(p >= FLOORS[left].platform, `${left}: platform right ${p.toFixed(1)}%`);
