@@ -76,19 +76,30 @@ export const OPERATORS: readonly Operator[] = [
   op('Zhipu AI', ['zhipuai.cn', 'chatglm.cn', 'z.ai'], ['zhipu', 'chatglm'], true, 'Zhipu AI'),
   op('LAION', ['laion.ai'], ['laion']),
   // Companies whose bots do many things: their AI products are recognised by AI words in the
-  // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform.
-  op('Google', ['google.com', 'googlebot.com', 'gemini.google.com', 'withgoogle.com'], ['google'], false),
+  // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform. Their
+  // product names are brands too, so a product leading a token names its maker (`KendraBot`).
+  op(
+    'Google',
+    ['google.com', 'googlebot.com', 'gemini.google', 'gemini.google.com', 'withgoogle.com', 'deepmind.com'],
+    ['google', 'gemini', 'bard', 'notebooklm', 'deepmind', 'vertex'],
+    false,
+  ),
   op(
     'Microsoft',
     ['microsoft.com', 'bing.com', 'msn.com', 'github.com'],
-    ['microsoft', 'msft', 'github'],
+    ['microsoft', 'msft', 'github', 'azure', 'bing'],
     false,
   ),
   op('Meta', ['facebook.com', 'meta.com', 'fb.com', 'instagram.com'], ['meta', 'facebook'], false),
   op('Apple', ['apple.com'], ['apple'], false),
-  op('Amazon', ['amazon.com', 'amazonbot.amazon', 'a9.com', 'amazonaws.com'], ['amazon', 'amzn'], false),
+  op(
+    'Amazon',
+    ['amazon.com', 'amazonbot.amazon', 'a9.com', 'amazonaws.com'],
+    ['amazon', 'amzn', 'aws', 'alexa', 'bedrock', 'kendra'],
+    false,
+  ),
   op('Baidu', ['baidu.com', 'baidu.jp'], ['baidu', 'yiyan', 'ernie', 'wenxin'], false),
-  op('Yandex', ['yandex.com', 'yandex.ru'], ['yandex'], false),
+  op('Yandex', ['yandex.com', 'yandex.ru'], ['yandex', 'yandexgpt'], false),
   op('Huawei', ['huawei.com', 'aspiegel.com'], ['huawei', 'petal', 'pangu'], false),
   op('DuckDuckGo', ['duckduckgo.com'], ['duckduckgo', 'duckassist'], false),
   op('Brave', ['brave.com'], ['brave'], false),

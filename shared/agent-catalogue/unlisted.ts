@@ -54,7 +54,12 @@ function operatorOfToken(token: string): Operator | undefined {
 // AI words in a bot's own token: a separate word (`Character-AI`, `Acme LLM`) or a camel-case
 // part (`AcmeAIBot`), never letters inside an ordinary word ("Mail", "Chain").
 const AI_WORD = new RegExp(`^(?:${AI_PRODUCT_WORDS.source})$`, 'i');
-const aiInToken = (token: string) => wordsOf(token).some((w) => AI_WORD.test(w));
+/** An AI word as one of the token's words, or as the whole token written as one (`NotebookLM`). */
+const aiInToken = (token: string) =>
+  wordsOf(token).some((w) => AI_WORD.test(w)) || AI_WORD.test(token.replace(/[^a-z0-9]/gi, ''));
+// Link previewers fetch a page to show a card in a chat or feed; an AI site's previewer is not an
+// AI agent reading the site, so AI words alone do not make one.
+const LINK_PREVIEWER = /unfurl|preview|linkexpand/i;
 // AI words in the path of the URL it links to (`https://example.com/ai-crawler`). A `.ai` domain
 // alone is no evidence: link previewers and SEO tools use them too.
 const AI_URL = /https?:\/\/[^\s/;)]+\/[^\s;)]*(?<![a-z])(?:ai|llm|gpt)(?![a-z])/i;
@@ -99,7 +104,7 @@ export function recogniseUnlisted(ua: string): UaClassification | null {
     AI_URL.test(ua) ||
     AI_PHRASE.test(ua) ||
     (byToken !== undefined && token !== null && operatorAgentWords(token));
-  if (!(operator?.ai || aiWords)) return null;
+  if (!(operator?.ai || (aiWords && !LINK_PREVIEWER.test(token ?? '')))) return null;
   return {
     isBot: true,
     isAi: true,
