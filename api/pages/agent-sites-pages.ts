@@ -452,7 +452,7 @@ ${stats.visits ? splitTables(stats) : ''}
 ${agentsTable(d.agents, view)}
 ${pagesTable(d.pages, view)}
 ${referrersTable(stats, view)}
-<section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${insightList(d.insights)}</section>
+<section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${view.chosen || view.filtered ? html`<p class="muted">From the last 30 days of all agent traffic, whatever the range and filters.</p>` : ''}${insightList(d.insights)}</section>
 <section class="card" aria-labelledby="scan-title"><h2 id="scan-title">Agent readability</h2>${citability(site, d.scan)}</section>
 <section class="card" aria-labelledby="send-title"><h2 id="send-title">Send data</h2>
 <p class="muted">The ingest token starts <code>${site.ingest_token_prefix}</code>…; it was shown once, when the site was registered.</p>

@@ -49,7 +49,11 @@ export async function invites(args: string[], io: CliIO): Promise<number> {
       );
       io.out(invite.link);
       if (mailer)
-        io.out(mailer.delivers ? `Sent to ${values.email}.` : 'SMTP_URL is not set: the email was written to the log.');
+        io.out(
+          mailer.delivers
+            ? `Sent to ${values.email}.`
+            : 'SMTP_URL is not set: the email was written to the log.',
+        );
     }
     return 0;
   } catch (err) {

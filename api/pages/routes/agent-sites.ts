@@ -141,12 +141,14 @@ function agentSitePage({ services }: PageKit): PageDef {
       const query = parseDashboardQuery(ctx.query);
       const w = await dashboardWindow(db, query);
       const f = query.filter;
+      // Insights judge the last 30 days, unfiltered, whatever the range (they are advice, not counts).
+      const insightsWindow = query.chosen ? await resolveWindow(db) : w;
       const [stats, daily, agents, pages, insights, scans] = await Promise.all([
         siteStats(db, site, w, f),
         siteDailyByPlatform(db, site, w, f),
         siteAgents(db, site, w, f),
         sitePages(db, site, w, 20, f),
-        siteInsights(db, site, w),
+        siteInsights(db, site, insightsWindow),
         latestScans(db, [site]),
       ]);
       const freshness = await agentDataFreshness(db);
