@@ -99,7 +99,31 @@ export function createClassifier(agents: readonly AgentInfo[], maxCached = 2000)
 /** The catalogue in use: our own entries, then the shipped snapshot's entries from public lists. */
 export const CATALOGUE_IN_USE: readonly AgentInfo[] = [...AGENTS, ...listedAgents(readSnapshot())];
 
-export const classifyUserAgent: Classifier = createClassifier(CATALOGUE_IN_USE);
+interface InUse {
+  version: string;
+  agents: readonly AgentInfo[];
+  classify: Classifier;
+}
+
+// Until a process loads the database's catalogue (watch.ts), it classifies with the shipped one.
+let inUse: InUse = {
+  version: readSnapshot().version,
+  agents: CATALOGUE_IN_USE,
+  classify: createClassifier(CATALOGUE_IN_USE),
+};
+
+/** Classifies with the catalogue in use from now on (a fresh cache per catalogue). */
+export function useCatalogue(agents: readonly AgentInfo[], version: string): void {
+  inUse = { version, agents, classify: createClassifier(agents) };
+}
+
+/** The version of the catalogue the process classifies with. */
+export const catalogueVersionInUse = (): string => inUse.version;
+
+/** The agents of the catalogue the process classifies with. */
+export const agentsInUse = (): readonly AgentInfo[] => inUse.agents;
+
+export const classifyUserAgent: Classifier = (ua) => inUse.classify(ua);
 
 function classify(matchers: readonly Matcher[], ua: string): UaClassification {
   const s = ua.trim();
