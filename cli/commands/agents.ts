@@ -132,7 +132,10 @@ async function addCommand(args: string[], io: CliIO, db: Db): Promise<number> {
   });
   const relabel = await onCatalogueChanged(db.handle.db);
   if (values.json) io.out(JSON.stringify({ agent: entry, relabelJob: relabel.job }));
-  else io.out(`added local agent ${entry.token} (${entry.platform}, ${entry.purpose}); relabelling stored events`);
+  else
+    io.out(
+      `added local agent ${entry.token} (${entry.platform}, ${entry.purpose}); relabelling stored events`,
+    );
   return 0;
 }
 
@@ -145,7 +148,8 @@ async function removeCommand(args: string[], io: CliIO, db: Db): Promise<number>
   if (positionals.length !== 1) throw new UsageError(usage);
   const token = positionals[0]!;
   const r = await removeLocalAgent(db.handle.db, token);
-  if (r === 'unknown') throw new AppError(404, 'not_found', 'Not found', `no agent ${token} in the catalogue`);
+  if (r === 'unknown')
+    throw new AppError(404, 'not_found', 'Not found', `no agent ${token} in the catalogue`);
   if (r === 'not-local')
     throw new AppError(
       409,
