@@ -9,7 +9,7 @@ import { registerSite } from '../../shared/agent-sites/sites.ts';
 import { RELABEL_TASK } from '../../shared/agent-traffic/relabel.ts';
 import { resetConfig } from '../../shared/config.ts';
 import { call, startTestApi, type TestApi } from '../helpers/api.ts';
-import { type FixtureServer, startFixtureServer } from '../helpers/fixture-server.ts';
+import { type FixtureServer, type RouteHandler, startFixtureServer } from '../helpers/fixture-server.ts';
 
 // `sightline agents sync|list|show|add|remove` against a real API and database: the three list
 // formats served from loopback (and a file), local entries winning over synced ones, and a
@@ -47,10 +47,12 @@ const CRAWLER_USER_AGENTS = [
 let t: TestApi;
 let lists: FixtureServer;
 let dir: string;
-const json = (body: unknown) => (_q: unknown, r: { setHeader: Function; end: Function }) => {
-  r.setHeader('content-type', 'application/json');
-  r.end(JSON.stringify(body));
-};
+const json =
+  (body: unknown): RouteHandler =>
+  (_q, r) => {
+    r.setHeader('content-type', 'application/json');
+    r.end(JSON.stringify(body));
+  };
 
 before(async () => {
   lists = await startFixtureServer({
