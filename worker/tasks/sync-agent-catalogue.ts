@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { onCatalogueChanged } from '../../shared/agent-catalogue/on-catalogue-changed.ts';
+import { type SyncResult, sourcesOf, syncSource } from '../../shared/agent-catalogue/sync.ts';
+import { defineTask } from '../task.ts';
+
+// Cron (daily): the agent lists named in AGENT_CATALOGUE_SOURCES (files or URLs; empty = off)
+// merged into the catalogue, as `sightline agents sync` does. A source that fails is logged and
+// the others still merge; when every source failed the job fails (and is retried).
+export default defineTask({
+  name: 'sync_agent_catalogue',
+  payload: z.object({}).passthrough(),
+  async run(_payload, { db, config, log, note }) {
+    const sources = sourcesOf(config.AGENT_CATALOGUE_SOURCES);
+    if (sources.length === 0) {
+      note?.({ sources: 0 });
+      return;
+    }
+    const results: SyncResult[] = [];
+    const failed: string[] = [];
+    for (const location of sources) {
+      try {
+        const r = await syncSource(db, location);
+        results.push(r);
+        log.info(
+          { source: r.source, location, added: r.added, updated: r.updated, unchanged: r.unchanged },
+          'agent list synced',
+        );
+      } catch (err) {
+        failed.push(location);
+        log.warn({ err, location }, 'agent list sync failed; the catalogue keeps what it has');
+      }
+    }
+    const changed = results.some((r) => r.added + r.updated > 0);
+    if (changed) await onCatalogueChanged(db);
+    note?.({ sources: sources.length, synced: results.length, failed: failed.length, changed });
+    if (results.length === 0) throw new Error(`every agent list failed to sync: ${failed.join(', ')}`);
+  },
+});
