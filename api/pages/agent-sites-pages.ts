@@ -6,6 +6,7 @@ import type {
   sitePages,
   siteStats,
 } from '../../shared/agent-traffic/stats.ts';
+import type { UnrecognisedClient } from '../../shared/agent-traffic/unrecognised.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { ModelScore } from '../../shared/scan-engine/engine.ts';
@@ -253,6 +254,23 @@ function agentsTable(agents: Agents): Html {
 <tbody>${rows.length ? rows : html`<tr><td colspan="7" class="muted">No agents seen yet.</td></tr>`}</tbody></table></div></section>`;
 }
 
+/** Automated clients the catalogue does not name, each with a form to report it as an agent. */
+function unrecognisedTable(viewer: Viewer, site: AgentSite, clients: UnrecognisedClient[]): Html {
+  const rows = clients.map(
+    (c) =>
+      html`<tr><th scope="row" class="break"><code>${c.token}</code><br><span class="muted small">${c.userAgent}</span></th><td data-label="Visits">${num(c.visits)}</td><td data-label="First seen">${time(c.firstSeen)}</td><td data-label="Report">
+<form method="post" action="/console/agent-sites/${site.id}/report-agent" class="inline-form">${csrfField(viewer.csrf)}<input type="hidden" name="token" value="${c.token}">
+<label>Platform <input name="platform" required maxlength="80" placeholder="Operator or brand"></label>
+<label>Purpose <select name="purpose"><option value="browse">browse (fetches for a user)</option><option value="search">search (indexes for answers)</option><option value="training">training (collects data)</option></select></label>
+<button type="submit">Report as an agent</button></form></td></tr>`,
+  );
+  return html`<section aria-labelledby="unrecognised-title"><h2 id="unrecognised-title">Unrecognised automated clients</h2>
+<p class="muted">Automated clients seen in the last 30 days that the agent catalogue does not name. Reporting one adds it to this service's catalogue as a local entry; its visits are relabelled.</p>
+<div class="table-wrap"><table class="data stack" id="table-unrecognised"><caption class="visually-hidden">Unrecognised automated clients by visits</caption>
+<thead><tr><th scope="col">Client</th><th scope="col">Visits</th><th scope="col">First seen</th><th scope="col">Report</th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="4" class="muted">None: every automated client seen is in the catalogue.</td></tr>`}</tbody></table></div></section>`;
+}
+
 function pagesTable(pages: Pages): Html {
   const rows = pages.pages.map(
     (p) =>
@@ -301,6 +319,7 @@ export function renderAgentSite(
     pages: Pages;
     insights: Insights;
     scan: CitabilityView | null;
+    unrecognised: UnrecognisedClient[];
     baseUrl: string;
   },
 ): string {
@@ -316,6 +335,7 @@ export function renderAgentSite(
 <section class="card" aria-labelledby="trend-title"><h2 id="trend-title">Visits over time</h2>${visitsChart(stats, d.daily, `Agent visits of ${site.label} by platform`)}</section>
 ${stats.visits ? splitTables(stats) : ''}
 ${agentsTable(d.agents)}
+${unrecognisedTable(viewer, site, d.unrecognised)}
 ${pagesTable(d.pages)}
 <section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${insightList(d.insights)}</section>
 <section class="card" aria-labelledby="scan-title"><h2 id="scan-title">Agent readability</h2>${citability(site, d.scan)}</section>

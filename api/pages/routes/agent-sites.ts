@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { AGENT_PURPOSES_REPORTABLE, reportAgent } from '../../../shared/agent-catalogue/report.ts';
 import {
   getSite,
   latestScans,
@@ -16,6 +17,7 @@ import {
   sitePages,
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
+import { unrecognisedClients } from '../../../shared/agent-traffic/unrecognised.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
@@ -29,6 +31,11 @@ import { accountOf, html200, type PageKit, viewerOf, type Web } from '../web.ts'
 const AGENT_SITE_ID = /^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/;
 const SiteParams = z.object({ id: z.string().regex(AGENT_SITE_ID) });
 const SiteForm = z.object({ url: z.string().default(''), label: z.string().optional() });
+const ReportForm = z.object({
+  token: z.string().trim().min(1).max(120),
+  platform: z.string().trim().min(1).max(80),
+  purpose: z.enum(AGENT_PURPOSES_REPORTABLE),
+});
 
 export function agentSiteRoutes(kit: PageKit): PageDef[] {
   const { services } = kit;
@@ -100,6 +107,19 @@ export function agentSiteRoutes(kit: PageKit): PageDef[] {
       },
     }),
     agentSitePage(kit),
+    definePage({
+      method: 'post',
+      path: '/console/agent-sites/:id/report-agent',
+      auth: 'B',
+      params: SiteParams,
+      form: ReportForm,
+      handler: async (ctx, web, { params: { id }, form: f }) => {
+        const site = await getSite(db, accountOf(web), id); // another account's: 404
+        await reportAgent(db, f, services.log);
+        ctx.redirect(`/console/agent-sites/${site.id}#unrecognised-title`);
+        ctx.status = 303;
+      },
+    }),
   ];
 }
 
@@ -114,13 +134,14 @@ function agentSitePage({ services }: PageKit): PageDef {
     handler: async (ctx, web, { params: { id } }) => {
       const site = await getSite(db, accountOf(web), id); // another account's: 404
       const w = await resolveWindow(db);
-      const [stats, daily, agents, pages, insights, scans] = await Promise.all([
+      const [stats, daily, agents, pages, insights, scans, unrecognised] = await Promise.all([
         siteStats(db, site, w),
         siteDailyByPlatform(db, site, w),
         siteAgents(db, site, w),
         sitePages(db, site, w, 20),
         siteInsights(db, site, w),
         latestScans(db, [site]),
+        unrecognisedClients(db, site.id, w.since),
       ]);
       const scanId = scans.get(site.id)?.scanId;
       const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
@@ -144,6 +165,7 @@ function agentSitePage({ services }: PageKit): PageDef {
           pages,
           insights,
           scan: citability,
+          unrecognised,
           baseUrl: config.publicBaseUrl,
         }),
       );
