@@ -258,11 +258,11 @@ function agentsTable(agents: Agents): Html {
 function unrecognisedTable(viewer: Viewer, site: AgentSite, clients: UnrecognisedClient[]): Html {
   const rows = clients.map(
     (c) =>
-      html`<tr><th scope="row" class="break"><code>${c.token}</code><br><span class="muted small">${c.userAgent}</span></th><td data-label="Visits">${num(c.visits)}</td><td data-label="First seen">${time(c.firstSeen)}</td><td data-label="Report">
-<form method="post" action="/console/agent-sites/${site.id}/report-agent" class="inline-form">${csrfField(viewer.csrf)}<input type="hidden" name="token" value="${c.token}">
+      html`<tr><th scope="row" class="break"><code>${c.token}</code><br><span class="muted small-text">${c.userAgent}</span></th><td data-label="Visits">${num(c.visits)}</td><td data-label="First seen">${time(c.firstSeen)}</td><td data-label="Report">
+<form method="post" action="/console/agent-sites/${site.id}/report-agent" class="grid-form">${csrfField(viewer.csrf)}<input type="hidden" name="token" value="${c.token}">
 <label>Platform <input name="platform" required maxlength="80" placeholder="Operator or brand"></label>
 <label>Purpose <select name="purpose"><option value="browse">browse (fetches for a user)</option><option value="search">search (indexes for answers)</option><option value="training">training (collects data)</option></select></label>
-<button type="submit">Report as an agent</button></form></td></tr>`,
+<button type="submit" class="small">Report as an agent</button></form></td></tr>`,
   );
   return html`<section aria-labelledby="unrecognised-title"><h2 id="unrecognised-title">Unrecognised automated clients</h2>
 <p class="muted">Automated clients seen in the last 30 days that the agent catalogue does not name. Reporting one adds it to this service's catalogue as a local entry; its visits are relabelled.</p>
