@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { findAgent } from '../agent-catalogue/catalogue.ts';
+import { findAgentInUse } from '../agent-catalogue/classify.ts';
 import type { Verification } from '../db/tables/agent-traffic.ts';
 import { safeFetch } from '../net/safe-fetch.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
@@ -48,7 +48,7 @@ const RDNS_DOMAINS: Record<string, string[]> = {
 };
 
 export function rdnsDomains(agentToken: string, platform: string): string[] | undefined {
-  return agentToken && findAgent(agentToken) ? RDNS_DOMAINS[platform] : undefined;
+  return agentToken && findAgentInUse(agentToken) ? RDNS_DOMAINS[platform] : undefined;
 }
 
 export type RdnsResult = 'confirmed' | 'mismatch' | 'unknown';

@@ -14,6 +14,7 @@ import {
   mergeSynced,
 } from '../../../shared/agent-catalogue/store.ts';
 import { refreshCatalogue } from '../../../shared/agent-catalogue/watch.ts';
+import { rdnsDomains } from '../../../shared/agent-verification/verify.ts';
 import { migrate } from '../../../shared/db/migrate.ts';
 import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { createTestDatabase, type TestDatabase } from '../../helpers/db.ts';
@@ -92,5 +93,25 @@ describe('agent catalogue store', () => {
     assert.equal(c.type, 'search');
     assert.ok(c.isAi);
     assert.equal(agentsInUse()[0]?.listed, false, 'local entries are ours, matched before list patterns');
+  });
+
+  it('verification holds for synced entries: reverse DNS by platform, IP ranges kept from the snapshot', async () => {
+    const robots = JSON.stringify({ 'Google-Pinpoint': { operator: 'Google', function: 'AI Assistants' } });
+    assert.equal(rdnsDomains('Google-Pinpoint', 'Google'), undefined, 'not in the catalogue yet');
+    await mergeSynced(handle.db, 'ai.robots.txt', parseList(robots, 'ai.robots.txt'));
+    await refreshCatalogue(handle.db);
+    assert.equal(classifyUserAgent('Mozilla/5.0 (compatible; Google-Pinpoint/1.0)').platform, 'Google');
+    assert.deepEqual(rdnsDomains('Google-Pinpoint', 'Google'), [
+      '.googlebot.com',
+      '.google.com',
+      '.googleusercontent.com',
+    ]);
+    // A list that syncs GPTBot again leaves its verification source alone.
+    await mergeSynced(
+      handle.db,
+      'ai.robots.txt',
+      parseList(JSON.stringify({ GPTBot: { operator: 'OpenAI' } })),
+    );
+    assert.equal((await getAgent(handle.db, 'GPTBot'))?.verification.ipRanges, 'openai-gptbot');
   });
 });
