@@ -59,6 +59,7 @@ before(async () => {
     routes: {
       '/robots.json': json(ROBOTS_JSON),
       '/well-known-bots.json': json(WELL_KNOWN_BOTS),
+      '/crawler-user-agents.json': json(CRAWLER_USER_AGENTS),
       '/not-a-list.json': json({ hello: 'world' }),
     },
   });
@@ -126,7 +127,9 @@ describe('sightline agents', () => {
     assert.equal(gpt.origin, 'snapshot');
     assert.equal(gpt.verification.ipRanges, 'openai-gptbot');
 
-    const again = await cli('agents', 'sync', '--json', ...from.flatMap((f) => ['--from', f]));
+    // The same lists again, crawler-user-agents from loopback this time: nothing new.
+    const urls = [...from.slice(0, 2), `${lists.origin}/crawler-user-agents.json`];
+    const again = await cli('agents', 'sync', '--json', ...urls.flatMap((f) => ['--from', f]));
     assert.equal(again.code, 0);
     const body = again.json();
     assert.deepEqual(
@@ -143,7 +146,7 @@ describe('sightline agents', () => {
     const wombat = api.body.agents.find((a: { token: string }) => a.token === 'WombatCrawler');
     assert.equal(wombat.origin, 'synced');
     const src = api.body.sources.find((s: { name: string }) => s.name === 'crawler-user-agents');
-    assert.equal(src.location, path.join(dir, 'crawler-user-agents.json'));
+    assert.equal(src.location, `${lists.origin}/crawler-user-agents.json`);
     assert.equal(api.body.version, (await cli('agents', 'list', '--json')).json().version);
   });
 
