@@ -1,5 +1,6 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
+import { badRequest } from '../errors.ts';
 import type { AgentInfo, AgentPurpose } from './catalogue.ts';
 import { OWN_SOURCE, readSnapshot, type Snapshot, type SnapshotAgent } from './snapshot.ts';
 import type { ListedAgent } from './sources/index.ts';
@@ -121,10 +122,35 @@ export interface LocalAgentInput {
   ai?: boolean;
 }
 
+// Browsers of the common engines: a local token that matches one would turn people into agents.
+const BROWSERS = [
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36',
+  'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36 Edg/131.0.0.0',
+  'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15',
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 18_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Mobile/15E148 Safari/604.1',
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+  'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:133.0) Gecko/20100101 Firefox/133.0',
+];
+
+/** A token a local entry may have: 3 to 120 characters, and no part of an ordinary browser's user agent. */
+export function checkLocalToken(token: string): string | null {
+  if (token.length < 3 || token.length > 120) return 'a token has 3 to 120 characters';
+  const word = new RegExp(
+    `(?<![A-Za-z0-9])${token.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![A-Za-z0-9])`,
+    'i',
+  );
+  if (BROWSERS.some((b) => word.test(b)))
+    return `${token} is part of ordinary browsers' user agents: it would count people as agents`;
+  return null;
+}
+
 /** Adds (or replaces) the local entry for a token; it wins over a shared entry of the same token. */
 export async function addLocalAgent(db: Kysely<Database>, input: LocalAgentInput): Promise<CatalogueEntry> {
   const token = input.token.trim();
-  if (!token) throw new Error('an agent needs a token');
+  for (const [field, t] of [['token', token], ...(input.aliases ?? []).map((a) => ['alias', a.trim()])]) {
+    const problem = checkLocalToken(t!);
+    if (problem) throw badRequest(problem, [{ field: field!, message: problem }]);
+  }
   return db.transaction().execute(async (tx) => {
     const shared = await sql<{ sources: string[] }>`
       select sources from agent_catalogue where token_key = lower(${token}) and not is_local`.execute(tx);

@@ -33,7 +33,10 @@ export async function watchCatalogue(
   db: Kysely<Database>,
   opts: { intervalMs: number; log?: Log },
 ): Promise<CatalogueWatch> {
-  await refreshCatalogue(db, opts.log);
+  // A database without the catalogue yet (started with --no-migrate) keeps the shipped one.
+  await refreshCatalogue(db, opts.log).catch((err: unknown) =>
+    opts.log?.warn({ err }, 'agent catalogue not loaded; classifying with the shipped one'),
+  );
   let running = false;
   const timer = setInterval(() => {
     if (running) return;

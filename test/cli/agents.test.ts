@@ -196,7 +196,20 @@ describe('sightline agents', () => {
     const unknown = await cli('agents', 'remove', 'NoSuchBot');
     assert.equal(unknown.code, 1);
     assert.match(unknown.err.join('\n'), /not_found: no agent NoSuchBot/);
-    const badPurpose = await cli('agents', 'add', '--token', 'X', '--platform', 'Y', '--purpose', 'spying');
+    const browser = await cli(
+      'agents',
+      'add',
+      '--token',
+      'Safari',
+      '--platform',
+      'Apple',
+      '--purpose',
+      'browse',
+    );
+    assert.equal(browser.code, 1);
+    assert.match(browser.err.join('\n'), /invalid_request: Safari is part of ordinary browsers' user agents/);
+    assert.equal((await cli('agents', 'show', 'Safari')).code, 1, 'nothing was added');
+    const badPurpose = await cli('agents', 'add', '--token', 'Xyz', '--platform', 'Y', '--purpose', 'spying');
     assert.equal(badPurpose.code, 2);
     assert.match(badPurpose.err.join('\n'), /--purpose must be one of training, search, browse/);
   });

@@ -58,6 +58,14 @@ describe('console agent page: unrecognised automated clients', () => {
     });
     assert.equal(bad.status, 400);
     assert.equal(await getAgent(t.handle.db, 'WallabyAI-Crawler'), undefined);
+    const browser = await me.post(`/console/agent-sites/${site.id}/report-agent`, {
+      token: 'Chrome',
+      platform: 'Google',
+      purpose: 'browse',
+    });
+    assert.equal(browser.status, 400);
+    assert.match(browser.text, /part of ordinary browsers/);
+    assert.equal(await getAgent(t.handle.db, 'Chrome'), undefined);
 
     const reported = await me.post(`/console/agent-sites/${site.id}/report-agent`, {
       token: 'WallabyAI-Crawler',
