@@ -7,6 +7,7 @@ import type {
   siteStats,
 } from '../../shared/agent-traffic/stats.ts';
 import type { UnrecognisedClient } from '../../shared/agent-traffic/unrecognised.ts';
+import type { AgentDataFreshness } from '../../shared/agent-verification/sources-age.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { ModelScore } from '../../shared/scan-engine/engine.ts';
@@ -83,6 +84,21 @@ ${codeBlock('snippet-logs', 'Or import access logs', logs)}
 <p class="muted">More recipes (Next.js, Cloudflare Workers, log formats) are in the agent-analytics guide.</p>`;
 }
 
+/**
+ * The notice an operator's data is getting old: the catalogue snapshot or a verification source
+ * older than the stale limit names fewer agents and verifies from ranges vendors may have moved.
+ */
+export function staleDataNotice(f: AgentDataFreshness | null | undefined): Html | string {
+  if (!f?.stale) return '';
+  const stale = [f.catalogue, ...f.verificationSources].filter((s) => s.stale);
+  const names = stale.map((s) => html`<code>${s.source}</code> (${s.ageDays} days)`);
+  const list = names.flatMap((n, i) => (i === 0 ? [n] : [html`, `, n]));
+  return notice(
+    'info',
+    html`<strong>Agent data is older than ${f.staleAfterDays} days:</strong> ${list}. Agents that appeared since may be unnamed and verification may miss new vendor addresses; the operator refreshes them with <code>sightline agents sync</code> (or <code>sightline agents ranges sync --from</code>).`,
+  );
+}
+
 export interface AgentSiteRow {
   site: AgentSite;
   scan: SiteScanSummary | undefined;
@@ -97,6 +113,7 @@ export function renderAgentSites(
     form?: { url?: string; label?: string; error?: string };
     registered?: { site: AgentSite; token: string };
     removed?: string;
+    freshness?: AgentDataFreshness | null;
   },
 ): string {
   const f = d.form ?? {};
@@ -117,6 +134,7 @@ ${snippets({ baseUrl: d.baseUrl, trackingId: reg.site.tracking_id, token: reg.to
     : '';
   const body = html`<h1>Agent traffic</h1>
 <p class="muted">Which AI agents read your sites, how often, which pages, and whether each is who it claims to be.</p>
+${staleDataNotice(d.freshness)}
 ${shownOnce}
 ${d.removed ? notice('ok', html`${d.removed} and all its agent traffic are removed. Its ingest token no longer works.`) : ''}
 <div class="table-wrap"><table class="data stack" data-page-size="20">
@@ -321,12 +339,14 @@ export function renderAgentSite(
     scan: CitabilityView | null;
     unrecognised: UnrecognisedClient[];
     baseUrl: string;
+    freshness?: AgentDataFreshness | null;
   },
 ): string {
   const { site, stats } = d;
   const body = html`<p class="crumbs"><a href="/console/agent-sites">Agent traffic</a> › ${site.label}</p>
 <h1>${site.label}</h1>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · tracking id <code>${site.tracking_id}</code></p>
+${staleDataNotice(d.freshness)}
 <div class="cards-grid">
   <section class="card"><h2>Agent visits</h2><p class="big" id="total-visits">${num(stats.visits)}</p><p class="muted">last 30 days, ${stats.coverage.daysCovered} ${stats.coverage.daysCovered === 1 ? 'day' : 'days'} with data</p></section>
   <section class="card"><h2>Verified</h2><p class="big">${pct(stats.verifiedShare)}</p><p class="muted">${num(stats.spoofedVisits)} spoofed</p></section>

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
 import {
   enqueueRelabel,
   latestRelabelRun,
+  RELABEL_TASK,
   type RelabelProgress,
   relabelAgentEvents,
 } from '../../shared/agent-traffic/relabel.ts';
@@ -43,6 +45,12 @@ export async function relabelCommand(args: string[], io: CliIO): Promise<number>
   try {
     const handle = db.handle.db;
     if (values.here) {
+      // Two runs at once would each count the same days: a worker's run under way goes first.
+      const { rows } = await sql<{ n: number }>`
+        select count(*)::int as n from graphile_worker.jobs
+        where task_identifier = ${RELABEL_TASK} and locked_at is not null`.execute(handle);
+      if ((rows[0]?.n ?? 0) > 0)
+        throw new UsageError('a worker is relabelling now: follow it with `sightline agents relabel --wait`');
       const show = (p: RelabelProgress) => (io.status ? io.status(line(p)) : undefined);
       const r = await relabelAgentEvents(handle, {
         retentionDays: config.AGENT_EVENTS_RETENTION_DAYS,

@@ -2,6 +2,7 @@ import { hash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
 import { agentIpRanges } from '../agent-verification/ip-data.ts';
+import { refreshVerificationSources } from '../agent-verification/sources-sync.ts';
 import {
   CONFIDENCE,
   directoryKeyResolver,
@@ -226,6 +227,7 @@ export async function ingest(
   verifier: Verifier,
   opts: IngestOptions,
 ): Promise<IngestCounts> {
+  await refreshVerificationSources(db, verifier.ranges); // synced vendor lists, read once a minute
   // Requests past retention go first, before any verification is spent on them.
   const expired = pastRetention(opts.retentionDays);
   const requests = batch.some(expired) ? batch.filter((r) => !expired(r)) : batch;

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import { refreshVerificationSources } from '../agent-verification/sources-sync.ts';
 import { CONFIDENCE, rdnsDomains, settleRdns, type Verifier } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import type { Verification } from '../db/tables/agent-traffic.ts';
@@ -173,6 +174,7 @@ export async function verifyPendingVisits(
   };
   // Without reverse DNS here (AGENT_VERIFY_RDNS=false) pending visits wait for a process with it.
   if (!verifier.rdns) return result;
+  await refreshVerificationSources(db, verifier.ranges); // synced reverse-DNS suffixes, once a minute
   for (;;) {
     if (opts.signal?.aborted) break;
     const due = await duePairs(db, opts.batch ?? 500);

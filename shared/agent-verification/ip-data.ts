@@ -25,6 +25,8 @@ export const SHIPPED_RANGES_FILE = path.join(
 export interface RangeData {
   note: string;
   generatedFrom: string;
+  /** The day the snapshot was built (YYYY-MM-DD): what its age is counted from. */
+  generatedAt?: string;
   sources: Partial<
     Record<IpRangeSourceId, { publishedAt: string; file: string; asOf?: string; ranges: string[] }>
   >;
@@ -47,6 +49,7 @@ export function buildRangeData(dir: string): RangeData {
   return {
     note: 'Vendor-published crawler IP ranges (OpenAI, Google via jonhadfield/cloud-ips Apache-2.0, OpenAI via FabrizioCafolla/openai-crawlers-ip-ranges MIT, Anthropic, Bing and Perplexity transcribed). Regenerate with `sightline sites refresh-ranges --from DIR`.',
     generatedFrom: path.basename(path.resolve(dir)),
+    generatedAt: new Date().toISOString().slice(0, 10),
     sources,
   };
 }

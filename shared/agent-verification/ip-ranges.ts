@@ -70,7 +70,7 @@ export const IP_RANGE_SOURCES: Record<IpRangeSourceId, IpRangeSource> = {
   },
 };
 
-type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+export type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
 
 const CIDR_LIKE = /^(?:\d{1,3}(?:\.\d{1,3}){3}|[0-9a-f]*:[0-9a-f:.]*)(?:\/\d{1,3})?$/i;
 
@@ -121,11 +121,28 @@ export function parseIpRangeFile(text: string, service?: string): Cidr[] {
 }
 
 export class AgentIpRanges {
+  private readonly bySource: Map<IpRangeSourceId, Cidr[]>;
+  /** When each source's list was published (its own date), where the file says. */
+  private readonly dates: Map<IpRangeSourceId, Date>;
   constructor(
-    private readonly bySource: ReadonlyMap<IpRangeSourceId, Cidr[]>,
-    /** When each source's list was published (its own date), where the file says. */
-    private readonly dates: ReadonlyMap<IpRangeSourceId, Date> = new Map(),
-  ) {}
+    bySource: ReadonlyMap<IpRangeSourceId, Cidr[]>,
+    dates: ReadonlyMap<IpRangeSourceId, Date> = new Map(),
+  ) {
+    this.bySource = new Map(bySource);
+    this.dates = new Map(dates);
+  }
+
+  /** Replaces one source's list in place (a synced vendor file): every holder of this object sees it. */
+  setSource(source: IpRangeSourceId, ranges: Cidr[], publishedAt: Date | null): void {
+    this.bySource.set(source, ranges);
+    if (publishedAt) this.dates.set(source, publishedAt);
+    else this.dates.delete(source);
+  }
+
+  /** When a source's list was published, if known. */
+  publishedAt(source: IpRangeSourceId): Date | null {
+    return this.dates.get(source) ?? null;
+  }
 
   /**
    * When the ranges that verify `agentToken` were published: traffic from before then may come

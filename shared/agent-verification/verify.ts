@@ -47,8 +47,26 @@ const RDNS_DOMAINS: Record<string, string[]> = {
   Yahoo: ['.crawl.yahoo.net'],
 };
 
+// Suffixes synced from a file (agent_rdns_suffixes, sources-sync.ts) replace a platform's shipped ones.
+const syncedRdns = new Map<string, string[]>();
+
+/** The reverse-DNS suffixes of each platform: the shipped ones, replaced by synced ones. */
+export function rdnsSuffixesByPlatform(): Record<string, { suffixes: string[]; synced: boolean }> {
+  const out: Record<string, { suffixes: string[]; synced: boolean }> = {};
+  for (const [p, s] of Object.entries(RDNS_DOMAINS)) out[p] = { suffixes: s, synced: false };
+  for (const [p, s] of syncedRdns) out[p] = { suffixes: s, synced: true };
+  return out;
+}
+
+/** Sets the synced suffixes of a platform for this process (an empty list: none verify it). */
+export function setSyncedRdnsSuffixes(platform: string, suffixes: string[]): void {
+  syncedRdns.set(platform, suffixes);
+}
+
 export function rdnsDomains(agentToken: string, platform: string): string[] | undefined {
-  return agentToken && findAgentInUse(agentToken) ? RDNS_DOMAINS[platform] : undefined;
+  if (!agentToken || !findAgentInUse(agentToken)) return undefined;
+  const domains = syncedRdns.get(platform) ?? RDNS_DOMAINS[platform];
+  return domains?.length ? domains : undefined;
 }
 
 export type RdnsResult = 'confirmed' | 'mismatch' | 'unknown';
@@ -165,6 +183,11 @@ export interface VerifyInput {
 }
 
 const ipCache = new Map<string, 'verified' | 'unverified' | 'unknown'>();
+
+/** Forgets the cached range verdicts: the ranges in use changed (a synced vendor list). */
+export function clearRangeCheckCache(): void {
+  ipCache.clear();
+}
 
 /** The range check alone (synchronous, cached per agent and address). */
 export function rangeCheck(

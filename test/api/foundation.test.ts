@@ -23,7 +23,8 @@ describe('public endpoints', () => {
   it('GET /api/v1/status answers operational with version and docs', async () => {
     const res = await call(t.url, '/api/v1/status');
     assert.equal(res.status, 200);
-    assert.deepEqual(Object.keys(res.body).sort(), ['answerEngines', 'docs', 'status', 'version']);
+    assert.deepEqual(Object.keys(res.body).sort(), ['answerEngines', 'details', 'docs', 'status', 'version']);
+    assert.equal(res.body.details.agentData.staleAfterDays, 30);
     assert.equal(res.body.status, 'operational');
     assert.equal(res.body.version, '1.0.0');
     assert.match(res.body.docs, /^http/);

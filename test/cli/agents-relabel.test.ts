@@ -3,9 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { relabelCommand } from '../../cli/commands/agents-relabel.ts';
 import { ingest, requestHash } from '../../shared/agent-traffic/ingest.ts';
-import { RELABEL_TASK, relabelAgentEvents } from '../../shared/agent-traffic/relabel.ts';
-import { resetConfig } from '../../shared/config.ts';
+import { RELABEL_TASK } from '../../shared/agent-traffic/relabel.ts';
+import { loadConfig, resetConfig } from '../../shared/config.ts';
 import { createDb, type Db } from '../../shared/db/pool.ts';
+import { addJob } from '../../shared/jobs/queue.ts';
+import { startWorker } from '../../worker/runner.ts';
 import { newAgentSite, offlineVerifier } from '../helpers/agent-traffic.ts';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.ts';
 
@@ -50,7 +52,7 @@ function io() {
 }
 
 describe('sightline agents relabel', () => {
-  it('queues the job; --wait follows the run a worker makes to its summary', async () => {
+  it('queues the job; --wait follows the run a real worker makes to its summary', async () => {
     const queued = io();
     assert.equal(await relabelCommand([], queued.io), 0);
     assert.match(queued.out.join('\n'), /relabel queued \(job \d+\)/);
@@ -60,12 +62,20 @@ describe('sightline agents relabel', () => {
     );
     assert.equal(rows[0]?.n, 1);
 
+    // --wait queues again (replacing the queued job, one job still) and follows the run a real
+    // worker, started after it, makes.
     const waiting = io();
     const command = relabelCommand(['--wait'], waiting.io);
     await new Promise((r) => setTimeout(r, 300));
-    // The worker's part, in this process: the run the command follows.
-    await relabelAgentEvents(handle.db, { retentionDays: 400 });
-    assert.equal(await command, 0);
+    const worker = await startWorker(loadConfig({ ...process.env, LOG_LEVEL: 'silent' }), database.url, {
+      metricsPort: null,
+      crontab: null,
+    });
+    try {
+      assert.equal(await command, 0);
+    } finally {
+      await worker.close();
+    }
     assert.match(waiting.out.join('\n'), /^relabel run \d+ done: 20 \/ 20 events \(100%\), 20 relabelled$/);
   });
 
@@ -78,5 +88,11 @@ describe('sightline agents relabel', () => {
     assert.equal(summary.done, 20);
     assert.equal(summary.changed, 0);
     await assert.rejects(relabelCommand(['--here', '--wait'], io().io), /exclude each other/);
+    // Not beside a worker's run under way.
+    const { id } = await addJob(handle.db, RELABEL_TASK, {});
+    await sql`update graphile_worker._private_jobs set locked_at = now(), locked_by = 'test' where id = ${id}::bigint`.execute(
+      handle.db,
+    );
+    await assert.rejects(relabelCommand(['--here'], io().io), /a worker is relabelling now/);
   });
 });

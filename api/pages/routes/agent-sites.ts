@@ -18,6 +18,7 @@ import {
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
 import { unrecognisedClients } from '../../../shared/agent-traffic/unrecognised.ts';
+import { agentDataFreshness } from '../../../shared/agent-verification/sources-age.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
@@ -50,12 +51,14 @@ export function agentSiteRoutes(kit: PageKit): PageDef[] {
     const sites = await listSites(db, accountOf(web));
     const scans = await latestScans(db, sites);
     const { rows } = await sql<{ now: Date }>`select date_trunc('second', now()) as now`.execute(db);
+    const freshness = await agentDataFreshness(db);
     html200(
       ctx,
       renderAgentSites(viewerOf(web), {
         sites: sites.map((site) => ({ site, scan: scans.get(site.id) })),
         baseUrl: config.publicBaseUrl,
         now: rows[0]!.now.toISOString().replace('.000Z', 'Z'),
+        freshness,
         ...extra,
       }),
       status,
@@ -143,6 +146,7 @@ function agentSitePage({ services }: PageKit): PageDef {
         latestScans(db, [site]),
         unrecognisedClients(db, site.id, w.since),
       ]);
+      const freshness = await agentDataFreshness(db);
       const scanId = scans.get(site.id)?.scanId;
       const scan = scanId ? await getScan(services, scanId, { artifacts: false }) : undefined;
       const citability: CitabilityView | null =
@@ -167,6 +171,7 @@ function agentSitePage({ services }: PageKit): PageDef {
           scan: citability,
           unrecognised,
           baseUrl: config.publicBaseUrl,
+          freshness,
         }),
       );
     },

@@ -1,4 +1,8 @@
 import { sql } from 'kysely';
+import {
+  type AgentDataFreshness,
+  agentDataFreshness,
+} from '../../../shared/agent-verification/sources-age.ts';
 import { providerStatus } from '../../../shared/geo/answer-engines/index.ts';
 import type { Services } from '../../../shared/services.ts';
 import { defineRoute, type RouteContext } from '../../route.ts';
@@ -26,26 +30,49 @@ export async function serviceHealthy(services: Services): Promise<boolean> {
   return Date.now() - lastCheck < 1000 ? lastHealthy : checkDatabase(services);
 }
 
-// The answer depends only on the configuration and the health flag: serialised once per flag, as
-// this is the endpoint load balancers and uptime checks call most.
-const bodies = new WeakMap<Services['config'], Map<boolean, string>>();
+// The age of the agent catalogue and verification sources, read at most once a minute (in the
+// background after the first): the details change by the day, not by the call.
+const DETAILS_EVERY_MS = 60_000;
+let details: { agentData: AgentDataFreshness } | null = null;
+let detailsAt = 0;
+let detailsReading: Promise<void> | null = null;
+function refreshDetails(services: Services): Promise<void> {
+  detailsAt = Date.now();
+  detailsReading ??= agentDataFreshness(services.db)
+    .then((agentData) => {
+      details = { agentData };
+    })
+    .catch(() => {}) // a database that does not answer: the status says so; details keep their last value
+    .finally(() => {
+      detailsReading = null;
+    });
+  return detailsReading;
+}
+
+// The answer depends only on the configuration, the health flag and the details: serialised once
+// per flag and details, as this is the endpoint load balancers and uptime checks call most.
+const bodies = new WeakMap<Services['config'], Map<boolean, { details: unknown; body: string }>>();
 function statusBody(services: Services, healthy: boolean): string {
   let byHealth = bodies.get(services.config);
   if (!byHealth) {
     byHealth = new Map();
     bodies.set(services.config, byHealth);
   }
-  let body = byHealth.get(healthy);
-  if (body === undefined) {
-    body = JSON.stringify({
-      status: healthy ? 'operational' : 'degraded',
-      version: API_VERSION,
-      docs: services.config.docsUrl,
-      answerEngines: providerStatus(services.config),
-    });
-    byHealth.set(healthy, body);
+  let cached = byHealth.get(healthy);
+  if (cached === undefined || cached.details !== details) {
+    cached = {
+      details,
+      body: JSON.stringify({
+        status: healthy ? 'operational' : 'degraded',
+        version: API_VERSION,
+        docs: services.config.docsUrl,
+        answerEngines: providerStatus(services.config),
+        ...(details ? { details } : {}),
+      }),
+    };
+    byHealth.set(healthy, cached);
   }
-  return body;
+  return cached.body;
 }
 
 /** A function of the module, not a closure made on every call of the busiest endpoint. */
@@ -68,6 +95,11 @@ export default [
       503: { description: 'Database unreachable', schema: StatusResponse },
     },
     handler(ctx, _input, services) {
+      if (Date.now() - detailsAt >= DETAILS_EVERY_MS) {
+        const reading = refreshDetails(services);
+        if (!details)
+          return reading.then(() => checkDatabase(services)).then((h) => answer(ctx, services, h));
+      }
       if (Date.now() - lastCheck < 1000) return answer(ctx, services, lastHealthy);
       return checkDatabase(services).then((healthy) => answer(ctx, services, healthy));
     },
