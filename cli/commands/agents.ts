@@ -9,27 +9,30 @@ import {
   listAgents,
   removeLocalAgent,
 } from '../../shared/agent-catalogue/store.ts';
-import { type SyncResult, summaryLine, syncSource } from '../../shared/agent-catalogue/sync.ts';
+import { type LocationSync, summaryLine, syncSource } from '../../shared/agent-catalogue/sync.ts';
 import { AppError } from '../../shared/errors.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { agentsUsage as usage } from '../usage.ts';
+import { rangesSyncCommand } from './agents-ranges.ts';
 import { relabelCommand } from './agents-relabel.ts';
 
 // `sightline agents sync|list|show|add|remove|relabel`: the agent catalogue in the database.
 // A change queues the relabelling of stored events (onCatalogueChanged).
 
-type Db = Awaited<ReturnType<typeof openDatabase>>;
+type Db = Awaited<ReturnType<typeof openDatabase>> & { allowHosts: string };
 
 const PURPOSES = ['training', 'search', 'browse'] as const;
 
 export async function agents(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === 'relabel') return relabelCommand(rest, io);
+  if (sub === 'ranges') return rangesSyncCommand(rest, io);
   const run = sub ? COMMANDS[sub] : undefined;
   if (!run) throw new UsageError(usage);
-  const db = await openDatabase(loadCliConfig(), io);
+  const config = loadCliConfig();
+  const db = await openDatabase(config, io);
   try {
-    return await run(rest, io, db);
+    return await run(rest, io, { ...db, allowHosts: config.SCAN_ALLOW_HOSTS });
   } finally {
     await db.close();
   }
@@ -51,21 +54,32 @@ async function syncCommand(args: string[], io: CliIO, db: Db): Promise<number> {
   });
   const from = values.from ?? [];
   if (from.length === 0 || positionals.length) throw new UsageError(usage);
-  const results: SyncResult[] = [];
+  const synced: LocationSync[] = [];
   for (const location of from) {
     io.err(`syncing ${location}`);
-    const r = await syncSource(db.handle.db, location);
-    results.push(r);
-    if (!values.json) io.out(summaryLine(r));
+    const s = await syncSource(db.handle.db, location, { allowHosts: db.allowHosts });
+    synced.push(s);
+    if (!values.json) io.out(summaryLine(s));
   }
+  const results = synced.flatMap((s) => (s.kind === 'catalogue' ? [s.result] : []));
   const changed = results.some((r) => r.added + r.updated > 0);
   const relabel = changed ? await onCatalogueChanged(db.handle.db) : undefined;
   const { version } = await catalogueVersion(db.handle.db);
   const total = (k: 'added' | 'updated' | 'unchanged') => results.reduce((n, r) => n + r[k], 0);
-  if (values.json) io.out(JSON.stringify({ version, sources: results, relabelJob: relabel?.job ?? null }));
+  const verification = synced.flatMap((s) => (s.kind === 'verification' ? [s] : []));
+  if (values.json)
+    io.out(
+      JSON.stringify({
+        version,
+        sources: results,
+        verification: verification.map((v) => ({ from: v.location, ...v.result })),
+        relabelJob: relabel?.job ?? null,
+      }),
+    );
   else
     io.out(
       `catalogue ${version}: ${total('added')} added, ${total('updated')} updated, ${total('unchanged')} unchanged` +
+        (verification.length ? `; ${verification.length} verification source(s) stored` : '') +
         (relabel ? '; relabelling stored events (sightline agents relabel --wait to follow)' : ''),
     );
   return 0;

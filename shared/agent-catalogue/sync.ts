@@ -1,12 +1,19 @@
-import { readFile } from 'node:fs/promises';
 import type { Kysely } from 'kysely';
+import {
+  isVerificationSourceFile,
+  readSourceFile,
+  type SyncedSource,
+  syncVerificationSource,
+} from '../agent-verification/sources-sync.ts';
 import type { Database } from '../db/database.ts';
 import { detectFormat, type ListFormat, parseList } from './sources/index.ts';
 import { type MergeSummary, mergeSynced } from './store.ts';
 
 // `sightline agents sync` and the daily sync_agent_catalogue task: newer copies of the public
 // lists (robots.json, well-known-bots.json, crawler-user-agents.json), from files or URLs the
-// operator names, merged into the catalogue. Each list is recognised by its shape.
+// operator names, merged into the catalogue. Each list is recognised by its shape; a vendor's
+// IP-range file or a reverse-DNS suffix file goes to the verification sources instead. URLs are
+// fetched through the address policy (SCAN_ALLOW_HOSTS opens private hosts).
 
 /** The name a list's entries cite as their source, by format. */
 export const SOURCE_OF_FORMAT: Record<ListFormat, string> = {
@@ -15,31 +22,18 @@ export const SOURCE_OF_FORMAT: Record<ListFormat, string> = {
   'crawler-user-agents': 'crawler-user-agents',
 };
 
-const FETCH_TIMEOUT_MS = 30_000;
-const MAX_BYTES = 20 * 1024 * 1024;
-
-/** A list's text from an http(s) URL or a file path. */
-export async function readSourceText(location: string): Promise<string> {
-  if (!/^https?:\/\//i.test(location)) return readFile(location, 'utf8');
-  const res = await fetch(location, {
-    signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    headers: { accept: 'application/json' },
-  });
-  if (!res.ok) throw new Error(`${location}: HTTP ${res.status}`);
-  const text = await res.text();
-  if (text.length > MAX_BYTES) throw new Error(`${location}: larger than ${MAX_BYTES} bytes`);
-  return text;
-}
-
 export interface SyncResult extends MergeSummary {
   location: string;
   format: ListFormat;
   agents: number;
 }
 
-/** Reads, recognises and merges one list. Errors name the location. */
-export async function syncSource(db: Kysely<Database>, location: string): Promise<SyncResult> {
-  const text = await readSourceText(location);
+/** Recognises and merges one list's text. Errors name the location. */
+export async function syncListText(
+  db: Kysely<Database>,
+  location: string,
+  text: string,
+): Promise<SyncResult> {
   let format: ListFormat;
   try {
     format = detectFormat(text);
@@ -52,6 +46,26 @@ export async function syncSource(db: Kysely<Database>, location: string): Promis
   return { ...summary, location, format, agents: list.length };
 }
 
+export type LocationSync =
+  | { kind: 'catalogue'; result: SyncResult }
+  | { kind: 'verification'; location: string; result: SyncedSource };
+
+/** Reads a file or URL and merges it where it belongs: the catalogue, or the verification sources. */
+export async function syncSource(
+  db: Kysely<Database>,
+  location: string,
+  opts: { allowHosts: string },
+): Promise<LocationSync> {
+  const body = await readSourceFile(location, opts);
+  if (isVerificationSourceFile({ from: location, body }))
+    return {
+      kind: 'verification',
+      location,
+      result: await syncVerificationSource(db, { from: location, body }),
+    };
+  return { kind: 'catalogue', result: await syncListText(db, location, body) };
+}
+
 /** The configured sources (AGENT_CATALOGUE_SOURCES): comma-separated files or URLs. */
 export const sourcesOf = (setting: string): string[] =>
   setting
@@ -60,5 +74,13 @@ export const sourcesOf = (setting: string): string[] =>
     .filter(Boolean);
 
 /** One line per source: what the merge did. */
-export const summaryLine = (r: SyncResult): string =>
-  `${r.source} (${r.location}): ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged`;
+export function summaryLine(s: LocationSync): string {
+  if (s.kind === 'catalogue') {
+    const r = s.result;
+    return `${r.source} (${r.location}): ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged`;
+  }
+  const r = s.result;
+  return r.kind === 'rdns'
+    ? `${s.location}: reverse DNS for ${r.platforms.map((p) => p.platform).join(', ')}`
+    : `${s.location}: IP ranges ${r.sources.map((x) => `${x.source} (${x.ranges} prefixes)`).join(', ')}`;
+}

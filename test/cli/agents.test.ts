@@ -61,16 +61,22 @@ before(async () => {
       '/well-known-bots.json': json(WELL_KNOWN_BOTS),
       '/crawler-user-agents.json': json(CRAWLER_USER_AGENTS),
       '/not-a-list.json': json({ hello: 'world' }),
+      '/gptbot.json': json({
+        creationTime: '2026-11-20T00:00:00Z',
+        prefixes: [{ ipv4Prefix: '192.0.2.0/24' }],
+      }),
     },
   });
   dir = mkdtempSync(path.join(os.tmpdir(), 'agents-cli-'));
   writeFileSync(path.join(dir, 'crawler-user-agents.json'), JSON.stringify(CRAWLER_USER_AGENTS));
   t = await startTestApi({ AGENT_CATALOGUE_RELOAD_MS: '100' });
   process.env.DATABASE_URL = t.database.url;
+  process.env.SCAN_ALLOW_HOSTS = `127.0.0.1:${lists.port}`; // the lists' loopback server
   resetConfig();
 });
 after(async () => {
   delete process.env.DATABASE_URL;
+  delete process.env.SCAN_ALLOW_HOSTS;
   resetConfig();
   await t.close();
   await lists.close();
@@ -156,8 +162,13 @@ describe('sightline agents', () => {
     assert.match(bad.err.join('\n'), /not-a-list\.json: not a known agent list/);
     const missing = await cli('agents', 'sync', '--from', `${lists.origin}/gone.json`);
     assert.equal(missing.code, 1);
-    assert.match(missing.err.join('\n'), /gone\.json: HTTP 404/);
+    assert.match(missing.err.join('\n'), /gone\.json answered HTTP 404/);
     assert.equal((await cli('agents', 'sync')).code, 2);
+    // A vendor's IP-range file goes to the verification sources, not the catalogue.
+    const ranges = await cli('agents', 'sync', '--from', `${lists.origin}/gptbot.json`);
+    assert.equal(ranges.code, 0, ranges.err.join('\n'));
+    assert.match(ranges.out[0]!, /gptbot\.json: IP ranges openai-gptbot \(1 prefixes\)$/);
+    assert.match(ranges.out[1]!, /0 added, 0 updated, 0 unchanged; 1 verification source\(s\) stored$/);
   });
 
   it('a local entry wins over a synced one; remove brings the synced one back, and refuses shared entries', async () => {

@@ -48,7 +48,11 @@ describe('catalogue sync of the corpora lists', {
   for (const [format, source, file] of LISTS)
     it(`${source} (${format}) merges into the shipped catalogue without changes`, async () => {
       const before = (await listAgents(handle.db)).length;
-      const r = await syncSource(handle.db, `${server.origin}/${path.basename(file)}`);
+      const s = await syncSource(handle.db, `${server.origin}/${path.basename(file)}`, {
+        allowHosts: `127.0.0.1:${server.port}`,
+      });
+      assert.equal(s.kind, 'catalogue');
+      const r = (s as Extract<typeof s, { kind: 'catalogue' }>).result;
       console.log(
         `sync ${source}: ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged`,
       );

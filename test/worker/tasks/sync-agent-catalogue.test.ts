@@ -33,7 +33,12 @@ after(async () => {
 });
 
 async function runJob(sources: string): Promise<string | null> {
-  const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', AGENT_CATALOGUE_SOURCES: sources });
+  const config = loadConfig({
+    ...process.env,
+    LOG_LEVEL: 'silent',
+    AGENT_CATALOGUE_SOURCES: sources,
+    SCAN_ALLOW_HOSTS: `127.0.0.1:${lists.port}`,
+  });
   const worker = await startWorker(config, db.url, { metricsPort: null, crontab: null });
   try {
     const { id } = await addJob(handle.db, 'sync_agent_catalogue', {}, { maxAttempts: 1 });
