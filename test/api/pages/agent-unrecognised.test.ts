@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { getAgent } from '../../../shared/agent-catalogue/store.ts';
 import { registerSite } from '../../../shared/agent-sites/sites.ts';
+import { relabelAgentEvents } from '../../../shared/agent-traffic/relabel.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { signedInPerson } from '../../helpers/console.ts';
 
@@ -83,6 +84,22 @@ describe('console agent page: unrecognised automated clients', () => {
     const now = after.text.split('id="unrecognised-title"')[1]!.split('</section>')[0]!;
     assert.doesNotMatch(now, /WallabyAI-Crawler/);
     assert.match(now, /None: every automated client seen is in the catalogue/);
+
+    // The queued relabelling (run here in the process) files the stored visits under the new agent.
+    const labels = () =>
+      t.handle.db
+        .selectFrom('agent_events')
+        .select(['agent', 'platform', 'type'])
+        .distinct()
+        .where('site_id', '=', site.id)
+        .where('user_agent', '=', UNLISTED)
+        .execute();
+    assert.notDeepEqual(await labels(), [
+      { agent: 'WallabyAI-Crawler', platform: 'Wallaby', type: 'search' },
+    ]);
+    const r = await relabelAgentEvents(t.handle.db, { retentionDays: null });
+    assert.ok(r.changed >= 3);
+    assert.deepEqual(await labels(), [{ agent: 'WallabyAI-Crawler', platform: 'Wallaby', type: 'search' }]);
   });
 
   it('refuses to report through another account’s site', async () => {
