@@ -164,6 +164,16 @@ describe('sightline agents', () => {
     assert.equal(missing.code, 1);
     assert.match(missing.err.join('\n'), /gone\.json answered HTTP 404/);
     assert.equal((await cli('agents', 'sync')).code, 2);
+    const help = await cli('agents');
+    assert.equal(help.code, 2);
+    assert.match(
+      help.err.join('\n'),
+      /sightline agents add --token T --platform P --purpose training\|search\|browse/,
+    );
+    const list = await cli('agents', 'list');
+    assert.equal(list.out[0], 'token\tplatform\tpurpose\tai\torigin\tsources');
+    assert.ok(list.out.some((l) => l.startsWith('GPTBot\tOpenAI\ttraining\tai\tsnapshot\t')));
+    assert.match(list.out.at(-1)!, /^\d+ agents, catalogue \d{4}-\d\d-\d\d\.\d+\+\d+$/);
     // A vendor's IP-range file goes to the verification sources, not the catalogue.
     const ranges = await cli('agents', 'sync', '--from', `${lists.origin}/gptbot.json`);
     assert.equal(ranges.code, 0, ranges.err.join('\n'));
