@@ -318,9 +318,9 @@ export interface CitabilityView {
 
 function citability(site: AgentSite, c: CitabilityView | null): Html {
   if (!c)
-    return html`<p>Not scanned yet. <a href="/?url=${encodeURIComponent(site.url)}">Scan ${site.domain} now</a> (a free scan; its agent-readability result appears here).</p>`;
+    return html`<p>Not scanned yet. <a href="/console/agent-sites/${site.id}/citability">Scan ${site.domain} now</a> (counted against your account’s hourly calls; its agent-readability result appears here).</p>`;
   const r = c.result;
-  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · ${c.scanId ? html`<a href="/r/${c.scanId}">Full report</a>` : html`<a href="/?url=${encodeURIComponent(site.url)}">Scan it again</a> for your own report`}</p></div></div>
+  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · ${c.scanId ? html`<a href="/r/${c.scanId}">Full report</a> · <a href="/console/agent-sites/${site.id}/citability">Scan again</a>` : html`<a href="/console/agent-sites/${site.id}/citability">Scan it again</a> for your own report`}</p></div></div>
 <ul class="dim-list" aria-label="Agent readability by dimension">${r.dimensions.map(
     (d) =>
       html`<li><span class="dim-name">${d.name} <span class="muted">${Math.round(d.weight * 100)}%</span></span>${d.score === null ? html`<span class="score none">–</span>` : html`<span class="score ${band(d.score)}">${d.score}</span>`}</li>`,
@@ -346,6 +346,7 @@ export function renderAgentSite(
   const body = html`<p class="crumbs"><a href="/console/agent-sites">Agent traffic</a> › ${site.label}</p>
 <h1>${site.label}</h1>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · tracking id <code>${site.tracking_id}</code></p>
+<p><a href="/console/agent-sites/${site.id}/events">Every agent visit, newest first</a></p>
 ${staleDataNotice(d.freshness)}
 <div class="cards-grid">
   <section class="card"><h2>Agent visits</h2><p class="big" id="total-visits">${num(stats.visits)}</p><p class="muted">last 30 days, ${stats.coverage.daysCovered} ${stats.coverage.daysCovered === 1 ? 'day' : 'days'} with data</p></section>
