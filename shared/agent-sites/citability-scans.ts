@@ -80,8 +80,8 @@ export async function requestSiteScan(
       fresh: true,
     });
     await trx
-      .insertInto('b_site_scans')
-      .values({ site_id: site.id, trigger: 'on_demand', scan_id: scan.id })
+      .insertInto('watch_scans')
+      .values({ agent_site_id: site.id, trigger: 'on_demand', scan_id: scan.id })
       .execute();
     return { scan, started: true };
   });

@@ -40,7 +40,7 @@ export const bSiteOutbox: AlertOutbox = {
   async record(db, alertId, attempt) {
     if (!attempt) return; // every B alert has its endpoint (deleting one deletes its alerts)
     await db
-      .updateTable('b_site_alerts')
+      .updateTable('watch_alerts')
       .set({
         delivery_status: attempt.status === 'delivered' ? 'delivered' : 'failed',
         delivery_id: attempt.id,

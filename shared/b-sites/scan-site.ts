@@ -115,9 +115,9 @@ export async function scanBSiteScheduled(
       results: outcome.results,
     });
     const slot = await trx
-      .insertInto('b_site_scans')
+      .insertInto('watch_scans')
       .values({
-        site_id: site.id,
+        agent_site_id: site.id,
         trigger: 'scheduled',
         due_at: job.dueAt,
         scan_id: scanId,
@@ -125,7 +125,7 @@ export async function scanBSiteScheduled(
         overall_score: measured.status === 'ok' ? measured.overall : null,
         dimension_scores: toJsonb(measured.status === 'ok' ? measured.dimensions : null),
       })
-      .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
+      .onConflict((oc) => oc.columns(['agent_site_id', 'due_at']).doNothing())
       .returning('id')
       .executeTakeFirst();
     if (!slot) return null; // another run recorded this slot first
@@ -192,12 +192,12 @@ async function raiseEndpointAlerts(
         .execute();
     if (decision.alerts.length === 0) continue;
     await trx
-      .insertInto('b_site_alerts')
+      .insertInto('watch_alerts')
       .values(
         decision.alerts.map((a) => ({
-          site_scan_id: slot.id,
+          watch_scan_id: slot.id,
           webhook_id: endpoint.id,
-          site_id: site.id,
+          agent_site_id: site.id,
           metric: a.metric,
           alert_type: a.type,
           dimension: a.dimension,

@@ -39,9 +39,12 @@ import type { RateLimitSecondsTable } from './tables/rate-limit-seconds.ts';
 import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
 import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.ts';
+import type { WatchAlertsTable, WatchScansTable } from './tables/watch.ts';
 import type { WorkerHeartbeatsTable } from './tables/worker-heartbeats.ts';
 
 // The typed view of our tables (sql/ is the source of truth; keep these in step with it).
+// monitor_scans, monitor_alerts, b_site_scans and b_site_alerts are views of watch_scans and
+// watch_alerts (sql/035), each in its variant's columns.
 export interface Database {
   accounts: AccountsTable;
   api_keys: ApiKeysTable;
@@ -82,6 +85,8 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable;
   webhook_open_alerts: WebhookOpenAlertsTable;
   b_site_alerts: BSiteAlertsTable;
+  watch_scans: WatchScansTable;
+  watch_alerts: WatchAlertsTable;
   stripe_events: StripeEventsTable;
   stripe_subscriptions: StripeSubscriptionsTable;
 }

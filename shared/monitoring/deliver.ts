@@ -31,7 +31,7 @@ export const monitorOutbox: AlertOutbox = {
   },
   async record(db, alertId, attempt) {
     await db
-      .updateTable('monitor_alerts')
+      .updateTable('watch_alerts')
       .set(
         attempt
           ? {

@@ -205,9 +205,9 @@ async function recordSlot(
         if (standing !== null) dimensions.competitor = standing;
       }
       const scan = await trx
-        .insertInto('monitor_scans')
+        .insertInto('watch_scans')
         .values({
-          site_id: site.id,
+          monitored_site_id: site.id,
           due_at: input.dueAt,
           scan_id: scanId,
           status: measured.status,
@@ -224,7 +224,7 @@ async function recordSlot(
           model_version: monitoringModel.version,
           scan_mode: input.mode,
         })
-        .onConflict((oc) => oc.columns(['site_id', 'due_at']).doNothing())
+        .onConflict((oc) => oc.columns(['monitored_site_id', 'due_at']).doNothing())
         .returning(['id', 'scanned_at'])
         .executeTakeFirst();
       if (!scan) throw new SlotTaken();
@@ -327,11 +327,11 @@ async function recordAlerts(
 ): Promise<void> {
   if (alerts.length === 0) return;
   await trx
-    .insertInto('monitor_alerts')
+    .insertInto('watch_alerts')
     .values(
       alerts.map((a) => ({
-        site_id: scan.siteId,
-        monitor_scan_id: scan.scanId,
+        monitored_site_id: scan.siteId,
+        watch_scan_id: scan.scanId,
         alert_type: a.type,
         dimension: a.dimension,
         previous_score: a.previousScore,

@@ -17,19 +17,15 @@ interface Rule {
 }
 
 export const WATCH_RETENTION = {
-  monitor_alerts: { window: 'alerts', column: 'created_at' },
-  b_site_alerts: { window: 'alerts', column: 'created_at' },
+  watch_alerts: { window: 'alerts', column: 'created_at' },
   // A later row of the same site exists: this one is not the site's latest.
-  monitor_scans: {
+  watch_scans: {
     window: 'history',
     column: 'scanned_at',
-    also: sql`exists (select 1 from monitor_scans n where n.site_id = monitor_scans.site_id
-                 and (n.scanned_at, n.id) > (monitor_scans.scanned_at, monitor_scans.id))`,
-  },
-  b_site_scans: {
-    window: 'history',
-    column: 'created_at',
-    also: sql`exists (select 1 from b_site_scans n where n.site_id = b_site_scans.site_id and n.id > b_site_scans.id)`,
+    also: sql`(exists (select 1 from watch_scans n where n.monitored_site_id = watch_scans.monitored_site_id
+                  and (n.scanned_at, n.id) > (watch_scans.scanned_at, watch_scans.id))
+            or exists (select 1 from watch_scans n where n.agent_site_id = watch_scans.agent_site_id
+                  and (n.scanned_at, n.id) > (watch_scans.scanned_at, watch_scans.id)))`,
   },
 } satisfies Record<string, Rule>;
 

@@ -13,7 +13,7 @@ import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 
 // Sightline's own full scan (render, axe, Lighthouse) of the variant B console pages: the sites
 // list, the answer that shows a new site's ingest token and snippets, a site's agent-traffic
-// dashboard with data, its raw event stream and its agent-readability scan page. As in console-self-scan.test.ts, the pages need a session, so their HTML is
+// dashboard with data (also over 7 days, filtered to one page), its raw event stream and its agent-readability scan page. As in console-self-scan.test.ts, the pages need a session, so their HTML is
 // taken signed in and served unchanged (same CSP, same /assets) from a snapshot host.
 
 const chromiumPath = findChromium()?.path;
@@ -35,6 +35,7 @@ describe('Sightline scans its own B console pages', {
     '/agent-sites',
     '/agent-site-new',
     '/agent-site',
+    '/agent-site-filtered',
     '/agent-site-events',
     '/agent-site-citability',
   ];
@@ -138,6 +139,11 @@ describe('Sightline scans its own B console pages', {
     assert.equal(sent.status, 202, await sent.text());
     pages.set('/agent-sites', await get('/console/agent-sites'));
     pages.set('/agent-site', await get(`/console/agent-sites/${siteId}`));
+    // The same dashboard over 7 days, filtered to one page (range picker, chips, filter links).
+    pages.set(
+      '/agent-site-filtered',
+      await get(`/console/agent-sites/${siteId}?range=7d&page=%2Fguides%2F1`),
+    );
     pages.set('/agent-site-events', await get(`/console/agent-sites/${siteId}/events`));
     pages.set('/agent-site-citability', await get(`/console/agent-sites/${siteId}/citability`));
 

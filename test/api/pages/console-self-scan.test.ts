@@ -30,7 +30,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
     const apiPort = await freePort();
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     const routes: Record<string, (req: unknown, res: import('node:http').ServerResponse) => unknown> = {};
-    for (const name of ['/console', '/keys', '/sites', '/account']) {
+    for (const name of ['/console', '/keys', '/sites', '/site', '/account']) {
       routes[name] = (_req, res) =>
         res
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP })
@@ -103,6 +103,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       ['/console', '/console'],
       ['/keys', '/console/keys'],
       ['/sites', '/console/sites'],
+      ['/site', `/console/sites/${site.id}`],
       ['/account', '/console/account'],
     ]) {
       const r = await fetch(t.url + path, { headers: { accept: 'text/html', cookie } });
@@ -118,6 +119,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       `${snap.origin}/console`,
       `${snap.origin}/keys`,
       `${snap.origin}/sites`,
+      `${snap.origin}/site`,
       `${snap.origin}/account`,
     ];
     // The free scan's report page too: the report of the first scan (of `/`), once it exists.

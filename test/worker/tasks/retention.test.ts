@@ -227,14 +227,14 @@ describe('expireIdempotencyKeys', () => {
   });
 });
 
-describe('pruneWatchTable: monitor_alerts', () => {
+describe('pruneWatchTable: watch_alerts of A sites', () => {
   it('deletes alerts older than the retention and keeps younger ones and the scan history', async () => {
     const old = [await alert('91 days'), await alert('200 days'), await alert('91 days')];
     const young = [await alert('89 days'), await alert('1 day')];
     const scansBefore = Number(
       (await sql<{ n: string }>`select count(*) as n from monitor_scans`.execute(handle.db)).rows[0]!.n,
     );
-    assert.equal(await pruneWatchTable(handle.db, 'monitor_alerts', 90, { batch: 2 }), 3);
+    assert.equal(await pruneWatchTable(handle.db, 'watch_alerts', 90, { batch: 2 }), 3);
     assert.deepEqual(await ids('monitor_alerts', [...old, ...young]), [...young].sort());
     const scansAfter = Number(
       (await sql<{ n: string }>`select count(*) as n from monitor_scans`.execute(handle.db)).rows[0]!.n,
@@ -243,22 +243,22 @@ describe('pruneWatchTable: monitor_alerts', () => {
   });
 });
 
-describe('pruneWatchTable: monitor_scans', () => {
+describe('pruneWatchTable: watch_scans of A sites', () => {
   it('deletes scans (and their alerts) older than the window, keeping each site its latest scan', async () => {
     const busy = await monitoredSite('https://busy.test/');
     const old = [await monitorScan(busy, '500 days'), await monitorScan(busy, '401 days')];
     const young = [await monitorScan(busy, '399 days'), await monitorScan(busy, '1 day')];
     const quiet = await monitoredSite('https://quiet.test/');
     const onlyScan = await monitorScan(quiet, '700 days');
-    assert.equal(await pruneWatchTable(handle.db, 'monitor_scans', 400, { batch: 1 }), 2);
+    assert.equal(await pruneWatchTable(handle.db, 'watch_scans', 400, { batch: 1 }), 2);
     assert.deepEqual(await kept('monitor_scans', [...old, ...young, onlyScan]), [...young, onlyScan].sort());
     assert.equal(await count('monitor_alerts', 'monitor_scan_id', old), 0, 'their alerts went with them');
     assert.equal(await count('monitor_alerts', 'monitor_scan_id', young), 2);
-    assert.equal(await pruneWatchTable(handle.db, 'monitor_scans', 400), 0, 'nothing left to prune');
+    assert.equal(await pruneWatchTable(handle.db, 'watch_scans', 400), 0, 'nothing left to prune');
   });
 });
 
-describe('pruneWatchTable: b_site_scans and b_site_alerts', () => {
+describe('pruneWatchTable: watch_scans and watch_alerts of B sites', () => {
   it('delete B scan records past the history window (keeping each site its latest) and alerts past theirs', async () => {
     const busy = await bSite('https://b-busy.test/');
     const old = await bScan(busy, '420 days');
@@ -266,12 +266,12 @@ describe('pruneWatchTable: b_site_scans and b_site_alerts', () => {
     const recent = await bScan(busy, '7 days');
     const quiet = await bSite('https://b-quiet.test/');
     const only = await bScan(quiet, '800 days', '1 day');
-    assert.equal(await pruneWatchTable(handle.db, 'b_site_scans', 400, { batch: 1 }), 1);
+    assert.equal(await pruneWatchTable(handle.db, 'watch_scans', 400, { batch: 1 }), 1);
     assert.deepEqual(
       await kept('b_site_scans', [old.scan, mid.scan, recent.scan, only.scan]),
       [mid.scan, recent.scan, only.scan].sort(),
     );
-    assert.equal(await pruneWatchTable(handle.db, 'b_site_alerts', 90), 1);
+    assert.equal(await pruneWatchTable(handle.db, 'watch_alerts', 90), 1);
     assert.deepEqual(
       await kept('b_site_alerts', [old.alert, mid.alert, recent.alert, only.alert]),
       [recent.alert, only.alert].sort(),
