@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { watchCatalogue } from '../shared/agent-catalogue/watch.ts';
 import type { Config } from '../shared/config.ts';
 import { createDb } from '../shared/db/pool.ts';
 import { EventListener } from '../shared/jobs/events.ts';
@@ -26,6 +27,7 @@ export async function startApi(
   const handle = createDb(databaseUrl, { max: 20, application: 'sightline-api' });
   const events = new EventListener(databaseUrl, (msg, err) => log.warn({ err }, msg));
   await events.start();
+  const catalogue = await watchCatalogue(handle.db, { intervalMs: config.AGENT_CATALOGUE_RELOAD_MS, log });
   const services: Services = { config, db: handle.db, events, log };
   registerQueueDepth(() => queueDepth(handle.db));
   const app = createApp(services);
@@ -38,6 +40,7 @@ export async function startApi(
   } catch (err) {
     // A port in use: close what is open, or the LISTEN connection keeps a process alive that
     // serves nothing (and that a supervisor never restarts).
+    catalogue.stop();
     await events.close();
     await handle.close();
     throw err;
@@ -63,6 +66,7 @@ export async function startApi(
           resolve();
         }, 10_000).unref();
       });
+      catalogue.stop();
       await events.close();
       await handle.close();
       log.info('api stopped');

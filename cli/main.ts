@@ -3,6 +3,7 @@ import type { CliIO } from './context.ts';
 import { processIO } from './progress.ts';
 import {
   accountsUsage,
+  agentsUsage,
   auditsUsage,
   invitesUsage,
   keysUsage,
@@ -27,6 +28,7 @@ const HELP = `sightline: website scanning, audit and monitoring
   ${subscriptionsUsage.split('\n').join('\n  ')}
   ${sitesUsage.split('\n').join('\n  ')}
   ${logsUsage}
+  ${agentsUsage.split('\n').join('\n  ')}
 
 Configuration comes from environment variables (see README).`;
 
@@ -54,6 +56,8 @@ export async function main(argv: string[], io: CliIO = processIO()): Promise<num
         return await (await import('./commands/invites.ts')).invites(rest, io);
       case 'subscriptions':
         return await (await import('./commands/subscriptions.ts')).subscriptions(rest, io);
+      case 'agents':
+        return await (await import('./commands/agents.ts')).agents(rest, io);
       case 'logs':
         return await (await import('./commands/logs.ts')).logs(rest, io);
       case 'sites':

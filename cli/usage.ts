@@ -9,6 +9,14 @@ export const accountsUsage = `sightline accounts create --email E --variant A|B 
 sightline accounts list [--email PART] [--limit N] [--json]
 sightline accounts show ID [--json]`;
 
+export const agentsUsage = `sightline agents sync --from FILE|URL [--from ...] [--json]   merge agent lists (robots.json, well-known-bots, crawler-user-agents); vendor IP-range and reverse-DNS files go to verification
+sightline agents list [--json]
+sightline agents show TOKEN [--json]
+sightline agents add --token T --platform P --purpose training|search|browse [--operator O] [--category C] [--alias A]... [--json]
+sightline agents remove TOKEN [--json]   (local entries only)
+sightline agents relabel [--wait | --here] [--json]
+sightline agents ranges sync|status [--from FILE|URL]... [--source ID] [--json]`;
+
 export const auditsUsage = `sightline audits list [--status paid|generating|delivered|failed] [--account ID] [--limit N] [--json]
 sightline audits show ORDER_ID [--json]`;
 

@@ -119,6 +119,8 @@ const ConfigSchema = z.object({
   AGENT_RDNS_TIMEOUT_MS: ms(50, 10_000).default(500),
   AGENT_RDNS_SERVERS: z.string().default(''),
   AGENT_VERIFY_CONCURRENCY: int(1, 256).default(16),
+  AGENT_CATALOGUE_RELOAD_MS: ms(100, 600_000).default(5000),
+  AGENT_CATALOGUE_SOURCES: z.string().default(''),
   AGENT_IP_RANGES_DIR: z.string().optional(),
   // GEO answer engines (docs/geo.md). Each provider is available when its key (or, for the
   // OpenAI-compatible one, its base URL) is set; the key and base-URL names are the SDKs' own.

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Logger as GwLogger, parseCrontab, type TaskList, type WorkerEvents } from 'graphile-worker';
 import pg from 'pg';
+import { watchCatalogue } from '../shared/agent-catalogue/watch.ts';
 import type { Config } from '../shared/config.ts';
 import { createDb, guardPool } from '../shared/db/pool.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
@@ -77,6 +78,8 @@ export async function startWorker(
   const freed = await reapDeadWorkers(handle.db).catch(() => []);
   if (freed.length) log.warn({ workers: freed }, 'released jobs of dead workers at start');
 
+  // The agent catalogue the tasks classify with (relabelling, log imports), kept current.
+  const catalogue = await watchCatalogue(handle.db, { intervalMs: config.AGENT_CATALOGUE_RELOAD_MS, log });
   const heartbeat = new Heartbeat(handle.db);
   const crontab = opts.crontab === undefined ? fs.readFileSync(CRONTAB, 'utf8') : opts.crontab;
   // graphile-worker emits worker:create inside run(): the listener must be on the emitter first.
@@ -124,6 +127,7 @@ export async function startWorker(
       await stopRunners(runners, config.WORKER_SHUTDOWN_TIMEOUT_MS, shutdown, log);
       await closeBrowserResources().catch((err) => log.warn({ err }, 'closing the browser failed'));
       await heartbeat.stop();
+      catalogue.stop();
       metrics?.server.close();
       await pgPool.end().catch(() => {});
       await handle.close();

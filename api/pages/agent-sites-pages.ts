@@ -7,6 +7,7 @@ import type {
   siteStats,
 } from '../../shared/agent-traffic/stats.ts';
 import type { TrafficFilter } from '../../shared/agent-traffic/traffic-filter.ts';
+import type { UnrecognisedClient } from '../../shared/agent-traffic/unrecognised.ts';
 import type { AgentDataFreshness } from '../../shared/agent-verification/sources-age.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type Html, html } from '../../shared/html.ts';
@@ -285,6 +286,23 @@ function agentsTable(agents: Agents, view: DashboardView): Html {
 <tbody>${rows.length ? rows : html`<tr><td colspan="7" class="muted">No agents seen yet.</td></tr>`}</tbody></table></div></section>`;
 }
 
+/** Automated clients the catalogue does not name, each with a form to report it as an agent. */
+function unrecognisedTable(viewer: Viewer, site: AgentSite, clients: UnrecognisedClient[]): Html {
+  const rows = clients.map(
+    (c) =>
+      html`<tr><th scope="row" class="break"><code>${c.token}</code><br><span class="muted small-text">${c.userAgent}</span></th><td data-label="Visits">${num(c.visits)}</td><td data-label="First seen">${time(c.firstSeen)}</td><td data-label="Report">
+<form method="post" action="/console/agent-sites/${site.id}/report-agent" class="grid-form">${csrfField(viewer.csrf)}<input type="hidden" name="token" value="${c.token}">
+<label>Platform <input name="platform" required maxlength="80" placeholder="Operator or brand"></label>
+<label>Purpose <select name="purpose"><option value="browse">browse (fetches for a user)</option><option value="search">search (indexes for answers)</option><option value="training">training (collects data)</option></select></label>
+<button type="submit" class="small">Report as an agent</button></form></td></tr>`,
+  );
+  return html`<section aria-labelledby="unrecognised-title"><h2 id="unrecognised-title">Unrecognised automated clients</h2>
+<p class="muted">Automated clients seen in this range that the agent catalogue does not name. Reporting one adds it to this service's catalogue as a local entry; its visits are relabelled.</p>
+<div class="table-wrap"><table class="data stack" id="table-unrecognised"><caption class="visually-hidden">Unrecognised automated clients by visits</caption>
+<thead><tr><th scope="col">Client</th><th scope="col">Visits</th><th scope="col">First seen</th><th scope="col">Report</th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="4" class="muted">None: every automated client seen is in the catalogue.</td></tr>`}</tbody></table></div></section>`;
+}
+
 function pagesTable(pages: Pages, view: DashboardView): Html {
   const rows = pages.pages.map(
     (p) =>
@@ -425,6 +443,7 @@ export function renderAgentSite(
     pages: Pages;
     insights: Insights;
     scan: CitabilityView | null;
+    unrecognised: UnrecognisedClient[];
     baseUrl: string;
     freshness?: AgentDataFreshness | null;
     /** The range and filters asked for (default: 30 days, no filters). */
@@ -450,6 +469,7 @@ ${filterChips(view)}
 <section class="card" aria-labelledby="trend-title"><h2 id="trend-title">Visits over time</h2>${visitsChart(stats, d.daily, `Agent visits of ${site.label} by platform`, view)}</section>
 ${stats.visits ? splitTables(stats) : ''}
 ${agentsTable(d.agents, view)}
+${unrecognisedTable(viewer, site, d.unrecognised)}
 ${pagesTable(d.pages, view)}
 ${referrersTable(stats, view)}
 <section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${view.chosen || view.filtered ? html`<p class="muted">From the last 30 days of all agent traffic, whatever the range and filters.</p>` : ''}${insightList(d.insights)}</section>

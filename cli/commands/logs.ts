@@ -1,5 +1,6 @@
 import { type Stats, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { refreshCatalogue } from '../../shared/agent-catalogue/watch.ts';
 import { siteByIdOrTracking } from '../../shared/agent-sites/sites.ts';
 import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import { type ImportProgress, type ImportSummary, importLog } from '../../shared/agent-traffic/import.ts';
@@ -75,6 +76,7 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
   const tty = Boolean(process.stderr.isTTY);
   try {
     const site = await siteByIdOrTracking(db.handle.db, values.site);
+    await refreshCatalogue(db.handle.db); // classify with the database's catalogue (local entries too)
     const summaries: ImportSummary[] = [];
     for (const file of positionals) {
       const s = await importLog(db.handle.db, site, file, {

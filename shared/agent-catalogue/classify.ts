@@ -99,7 +99,41 @@ export function createClassifier(agents: readonly AgentInfo[], maxCached = 2000)
 /** The catalogue in use: our own entries, then the shipped snapshot's entries from public lists. */
 export const CATALOGUE_IN_USE: readonly AgentInfo[] = [...AGENTS, ...listedAgents(readSnapshot())];
 
-export const classifyUserAgent: Classifier = createClassifier(CATALOGUE_IN_USE);
+interface InUse {
+  version: string;
+  agents: readonly AgentInfo[];
+  classify: Classifier;
+  /** Entries by token and spelling, lower case; the first entry (local ones come first) wins. */
+  byToken: ReadonlyMap<string, AgentInfo>;
+}
+
+function inUseOf(agents: readonly AgentInfo[], version: string): InUse {
+  const byToken = new Map<string, AgentInfo>();
+  for (const a of agents)
+    for (const t of [a.token, ...a.aliases])
+      if (!byToken.has(t.toLowerCase())) byToken.set(t.toLowerCase(), a);
+  return { version, agents, classify: createClassifier(agents), byToken };
+}
+
+// Until a process loads the database's catalogue (watch.ts), it classifies with the shipped one.
+let inUse: InUse = inUseOf(CATALOGUE_IN_USE, readSnapshot().version);
+
+/** Classifies with the catalogue in use from now on (a fresh cache per catalogue). */
+export function useCatalogue(agents: readonly AgentInfo[], version: string): void {
+  inUse = inUseOf(agents, version);
+}
+
+/** The entry in use for a token or spelling (case-insensitive): what verification looks up. */
+export const findAgentInUse = (token: string): AgentInfo | undefined =>
+  inUse.byToken.get(token.trim().toLowerCase());
+
+/** The version of the catalogue the process classifies with. */
+export const catalogueVersionInUse = (): string => inUse.version;
+
+/** The agents of the catalogue the process classifies with. */
+export const agentsInUse = (): readonly AgentInfo[] => inUse.agents;
+
+export const classifyUserAgent: Classifier = (ua) => inUse.classify(ua);
 
 function classify(matchers: readonly Matcher[], ua: string): UaClassification {
   const s = ua.trim();

@@ -1,49 +1,51 @@
-import { AGENTS } from './catalogue.ts';
-import { CATALOGUE_IN_USE } from './classify.ts';
-import { OWN_SOURCE, readSnapshot, type SnapshotAgent } from './snapshot.ts';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/database.ts';
+import {
+  type CatalogueEntry,
+  type CatalogueSource,
+  catalogueVersion,
+  listAgents,
+  listSources,
+} from './store.ts';
 
-// The catalogue the service classifies with, as data: our own entries (catalogue.ts) and the
-// shipped snapshot's entries from public lists, each with its provenance and verification method.
+// The catalogue the service classifies with, as data: the database's entries (shipped snapshot,
+// synced lists, local entries), each with its provenance and verification method.
 
 export interface CatalogueView {
   version: string;
-  sources: { name: string; agents: number }[];
-  agents: (Omit<SnapshotAgent, 'verification'> & {
+  snapshot: string;
+  sources: (CatalogueSource & { entries: number })[];
+  agents: (Omit<CatalogueEntry, 'verification' | 'updatedAt'> & {
+    updated: string;
     verification: { ipRanges: string | null; rdnsSuffixes: string[]; webBotAuth: boolean };
   })[];
 }
 
 /** `rdns` gives the reverse-DNS suffixes that verify an agent (shared/agent-verification). */
-export function catalogueInUse(
+export async function catalogueInUse(
+  db: Kysely<Database>,
   rdns: (token: string, platform: string) => string[] | undefined,
-): CatalogueView {
-  const snapshot = readSnapshot();
-  const meta = new Map(snapshot.agents.map((a) => [a.token.toLowerCase(), a]));
-  const own = new Set(AGENTS.map((a) => a.token));
+): Promise<CatalogueView> {
+  const [version, entries, sources] = await Promise.all([
+    catalogueVersion(db),
+    listAgents(db),
+    listSources(db),
+  ]);
+  const counts = new Map<string, number>();
+  for (const a of entries) for (const s of a.sources) counts.set(s, (counts.get(s) ?? 0) + 1);
   return {
-    version: snapshot.version,
-    sources: [{ name: OWN_SOURCE, agents: AGENTS.length }, ...snapshot.sources],
-    agents: CATALOGUE_IN_USE.map((a) => {
-      const m = meta.get(a.token.toLowerCase());
-      return {
-        token: a.token,
-        aliases: [...a.aliases],
-        ...(a.pattern ? { pattern: a.pattern.source } : {}),
-        operator: a.operator,
-        platform: a.platform,
-        purpose: a.purpose,
-        category: m?.category ?? '',
-        ai: a.ai,
-        match: a.match,
-        // Every agent may sign its requests (Web Bot Auth); the signature names it, not the list.
-        verification: {
-          ipRanges: a.ipRanges ?? null,
-          rdnsSuffixes: rdns(a.token, a.platform) ?? [],
-          webBotAuth: true,
-        },
-        sources: m?.sources ?? (own.has(a.token) ? [OWN_SOURCE] : []),
-        added: m?.added ?? snapshot.version.slice(0, 10),
-      };
-    }),
+    version: version.version,
+    snapshot: version.snapshot,
+    sources: sources.map((s) => ({ ...s, entries: counts.get(s.name) ?? 0 })),
+    agents: entries.map(({ updatedAt, verification, ...a }) => ({
+      ...a,
+      updated: updatedAt,
+      // Every agent may sign its requests (Web Bot Auth); the signature names it, not the list.
+      verification: {
+        ipRanges: verification.ipRanges ?? null,
+        rdnsSuffixes: rdns(a.token, a.platform) ?? [],
+        webBotAuth: true,
+      },
+    })),
   };
 }

@@ -1,6 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { catalogueVersionInUse } from '../agent-catalogue/classify.ts';
 import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
-import { readSnapshot } from '../agent-catalogue/snapshot.ts';
+import { refreshCatalogue } from '../agent-catalogue/watch.ts';
 import { CONFIDENCE } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import { addJob } from '../jobs/queue.ts';
@@ -77,14 +78,16 @@ export async function enqueueRelabel(db: Kysely<Database> | Transaction<Database
   );
 }
 
-/** The catalogue version of the shipped snapshot: what the default classifier stands for. */
-export const catalogueVersion = (): string => readSnapshot().version;
+/** The version of the catalogue the process classifies with: what the default classifier stands for. */
+export const catalogueVersion = (): string => catalogueVersionInUse();
 
 /** Relabels the retention window's events, resuming an unfinished run of the same catalogue. */
 export async function relabelAgentEvents(
   db: Kysely<Database>,
   opts: RelabelOptions,
 ): Promise<RelabelSummary> {
+  // The default classifier labels with the database's catalogue as it is now.
+  if (!opts.classify) await refreshCatalogue(db);
   const classify = opts.classify ?? classifyVisit;
   const catalogue = opts.catalogue ?? catalogueVersion();
   const { run, resumed, labelled } = await openRun(db, catalogue, classify, opts.retentionDays);

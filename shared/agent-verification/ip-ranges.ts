@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import ipaddr from 'ipaddr.js';
-import { findAgent, type IpRangeSourceId } from '../agent-catalogue/catalogue.ts';
+import type { IpRangeSourceId } from '../agent-catalogue/catalogue.ts';
+import { findAgentInUse } from '../agent-catalogue/classify.ts';
 
 // Vendor-published crawler IP ranges. We ship no copy of them: the operator points
 // AGENT_IP_RANGES_DIR at a directory holding the vendors' own files (as downloaded from the URLs
@@ -148,7 +149,7 @@ export class AgentIpRanges {
    * from addresses the vendor has since retired (null when unknown).
    */
   asOf(agentToken: string): Date | null {
-    const source = findAgent(agentToken)?.ipRanges;
+    const source = findAgentInUse(agentToken)?.ipRanges;
     return (source && this.dates.get(source)) || null;
   }
 
@@ -162,7 +163,7 @@ export class AgentIpRanges {
   }
 
   verify(agentToken: string, ip: string): IpVerification {
-    const source = findAgent(agentToken)?.ipRanges;
+    const source = findAgentInUse(agentToken)?.ipRanges;
     const ranges = source ? this.bySource.get(source) : undefined;
     if (!ranges || ranges.length === 0) return 'unknown';
     let addr: ipaddr.IPv4 | ipaddr.IPv6;

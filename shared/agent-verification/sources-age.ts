@@ -87,8 +87,16 @@ export async function agentDataFreshness(
     );
   }
   const version = readSnapshot().version;
+  const shippedOn = /^\d{4}-\d\d-\d\d/.test(version) ? version.slice(0, 10) : null;
+  // The catalogue is as fresh as its newest list: the shipped snapshot or the last list synced.
+  const { rows: lists } = await sql<{ synced_on: string | null }>`
+    select to_char(max(synced_at) at time zone 'UTC', 'YYYY-MM-DD') as synced_on
+    from agent_catalogue_sources where location <> 'snapshot'`.execute(db);
+  const syncedOn = lists[0]?.synced_on ?? null;
   const catalogue = {
-    ...ageOf('catalogue', 'shipped', /^\d{4}-\d\d-\d\d/.test(version) ? version.slice(0, 10) : null, now),
+    ...(syncedOn && (!shippedOn || syncedOn > shippedOn)
+      ? ageOf('catalogue', 'synced', syncedOn, now)
+      : ageOf('catalogue', 'shipped', shippedOn, now)),
     version,
   };
   return {

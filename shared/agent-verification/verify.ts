@@ -1,7 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { Resolver } from 'node:dns/promises';
 import ipaddr from 'ipaddr.js';
-import { findAgent } from '../agent-catalogue/catalogue.ts';
+import { findAgentInUse } from '../agent-catalogue/classify.ts';
 import type { Verification } from '../db/tables/agent-traffic.ts';
 import { safeFetch } from '../net/safe-fetch.ts';
 import type { UrlPolicy } from '../net/url-policy.ts';
@@ -64,7 +64,7 @@ export function setSyncedRdnsSuffixes(platform: string, suffixes: string[]): voi
 }
 
 export function rdnsDomains(agentToken: string, platform: string): string[] | undefined {
-  if (!agentToken || !findAgent(agentToken)) return undefined;
+  if (!agentToken || !findAgentInUse(agentToken)) return undefined;
   const domains = syncedRdns.get(platform) ?? RDNS_DOMAINS[platform];
   return domains?.length ? domains : undefined;
 }

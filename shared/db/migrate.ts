@@ -3,6 +3,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runMigrations } from 'graphile-worker';
 import pg from 'pg';
+import { loadSnapshot } from '../agent-catalogue/store.ts';
+import { createDb } from './pool.ts';
 
 const SQL_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../sql');
 // Any constant works; it only has to be the same in every process that migrates.
@@ -76,11 +78,22 @@ export async function migrate(url: string, log: (msg: string) => void = () => {}
     }
     for (const file of listFunctionFiles()) await applyFunctions(client, file);
     await runMigrations({ connectionString: url, logger: quietLogger });
+    await loadShippedCatalogue(url, log);
   } finally {
     await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
     await client.end();
   }
   return applied;
+}
+
+/** The shipped agent catalogue snapshot into agent_catalogue (a no-op when it is loaded already). */
+async function loadShippedCatalogue(url: string, log: (msg: string) => void): Promise<void> {
+  const handle = createDb(url, { max: 1, application: 'sightline-migrate' });
+  try {
+    if ((await loadSnapshot(handle.db)) === 'loaded') log('loaded the shipped agent catalogue snapshot');
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A function file in one transaction: a file that fails leaves the functions as they were. */

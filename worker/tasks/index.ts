@@ -15,6 +15,7 @@ import pruneScans from './prune-scans.ts';
 import reapDeadWorkers from './reap-dead-workers.ts';
 import relabelAgentEvents from './relabel-agent-events.ts';
 import scanUrl from './scan-url.ts';
+import syncAgentCatalogue from './sync-agent-catalogue.ts';
 import verifyAgentVisits from './verify-agent-visits.ts';
 
 // Every task, one file each (file name kebab-case, task name snake_case).
@@ -36,4 +37,5 @@ export const tasks: TaskDef[] = [
   bSiteScan,
   verifyAgentVisits,
   relabelAgentEvents,
+  syncAgentCatalogue,
 ];

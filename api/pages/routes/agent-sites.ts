@@ -2,6 +2,7 @@ import type { Context } from 'koa';
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
+import { AGENT_PURPOSES_REPORTABLE, reportAgent } from '../../../shared/agent-catalogue/report.ts';
 import {
   getSite,
   latestScans,
@@ -17,6 +18,7 @@ import {
   sitePages,
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
+import { unrecognisedClients } from '../../../shared/agent-traffic/unrecognised.ts';
 import { agentDataFreshness } from '../../../shared/agent-verification/sources-age.ts';
 import type { Database } from '../../../shared/db/database.ts';
 import { AppError } from '../../../shared/errors.ts';
@@ -33,6 +35,11 @@ import { accountOf, html200, type PageKit, viewerOf, type Web } from '../web.ts'
 const AGENT_SITE_ID = /^(?:\d{1,18}|site_[0-9A-Za-z]{16})$/;
 const SiteParams = z.object({ id: z.string().regex(AGENT_SITE_ID) });
 const SiteForm = z.object({ url: z.string().default(''), label: z.string().optional() });
+const ReportForm = z.object({
+  token: z.string().trim().min(1).max(120),
+  platform: z.string().trim().min(1).max(80),
+  purpose: z.enum(AGENT_PURPOSES_REPORTABLE),
+});
 
 export function agentSiteRoutes(kit: PageKit): PageDef[] {
   const { services } = kit;
@@ -106,6 +113,19 @@ export function agentSiteRoutes(kit: PageKit): PageDef[] {
       },
     }),
     agentSitePage(kit),
+    definePage({
+      method: 'post',
+      path: '/console/agent-sites/:id/report-agent',
+      auth: 'B',
+      params: SiteParams,
+      form: ReportForm,
+      handler: async (ctx, web, { params: { id }, form: f }) => {
+        const site = await getSite(db, accountOf(web), id); // another account's: 404
+        await reportAgent(db, f, services.log);
+        ctx.redirect(`/console/agent-sites/${site.id}#unrecognised-title`);
+        ctx.status = 303;
+      },
+    }),
   ];
 }
 
@@ -143,13 +163,14 @@ function agentSitePage({ services }: PageKit): PageDef {
       const f = query.filter;
       // Insights judge the last 30 days, unfiltered, whatever the range (they are advice, not counts).
       const insightsWindow = query.chosen ? await resolveWindow(db) : w;
-      const [stats, daily, agents, pages, insights, scans] = await Promise.all([
+      const [stats, daily, agents, pages, insights, scans, unrecognised] = await Promise.all([
         siteStats(db, site, w, f),
         siteDailyByPlatform(db, site, w, f),
         siteAgents(db, site, w, f),
         sitePages(db, site, w, 20, f),
         siteInsights(db, site, insightsWindow),
         latestScans(db, [site]),
+        unrecognisedClients(db, site.id, w.since),
       ]);
       const freshness = await agentDataFreshness(db);
       const scanId = scans.get(site.id)?.scanId;
@@ -174,6 +195,7 @@ function agentSitePage({ services }: PageKit): PageDef {
           pages,
           insights,
           scan: citability,
+          unrecognised,
           baseUrl: config.publicBaseUrl,
           freshness,
           query,

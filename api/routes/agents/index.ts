@@ -15,8 +15,8 @@ export default [
     tags: ['Agent traffic'],
     access,
     responses: { 200: { description: 'The catalogue', schema: AgentCatalogue } },
-    async handler(ctx) {
-      ctx.body = catalogueInUse(rdnsDomains);
+    async handler(ctx, _input, services) {
+      ctx.body = await catalogueInUse(services.db, rdnsDomains);
     },
   }),
 ];

@@ -2,10 +2,21 @@ import { z } from 'zod';
 
 export const AgentCatalogue = z
   .object({
-    version: z.string().describe('Version of the shipped catalogue snapshot (build date and entry count)'),
+    version: z
+      .string()
+      .describe('Version of the catalogue in use: the shipped snapshot it started from, `+` its revision'),
+    snapshot: z.string().describe('The shipped snapshot loaded (build date and entry count)'),
     sources: z
-      .array(z.object({ name: z.string(), agents: z.number().int().min(0) }))
-      .describe('Where the entries come from: `sightline` (our own entries), then each public list'),
+      .array(
+        z.object({
+          name: z.string(),
+          location: z.string().describe('`snapshot`, or the file or URL it was last synced from'),
+          agents: z.number().int().min(0).describe('Agents the list had when it was loaded'),
+          entries: z.number().int().min(0).describe('Catalogue entries naming it as a source'),
+          syncedAt: z.string().describe('When it was last loaded (ISO 8601)'),
+        }),
+      )
+      .describe('Where the entries come from: `sightline` (our own entries), each public list, `local`'),
     agents: z.array(
       z.object({
         token: z.string().describe('The robots.txt product token, also the agent name in statistics'),
@@ -28,7 +39,11 @@ export const AgentCatalogue = z
           webBotAuth: z.boolean().describe('Whether a Web Bot Auth signature verifies it'),
         }),
         sources: z.array(z.string()).describe('Where its facts came from'),
+        origin: z
+          .enum(['snapshot', 'synced', 'local'])
+          .describe('The shipped snapshot, a synced list, or an entry this service added (wins)'),
         added: z.string().describe('When it entered the catalogue, YYYY-MM-DD'),
+        updated: z.string().describe('When the entry last changed (ISO 8601)'),
       }),
     ),
   })

@@ -11,7 +11,9 @@ export type ListFormat = 'robots-json' | 'well-known-bots' | 'crawler-user-agent
 /** Which format a list is in, from its shape. */
 export function detectFormat(text: string): ListFormat {
   const data = JSON.parse(text) as unknown;
-  if (data && typeof data === 'object' && !Array.isArray(data)) return 'robots-json';
+  const isObject = (v: unknown) => Boolean(v) && typeof v === 'object' && !Array.isArray(v);
+  // robots.json: every value describes the agent its key names.
+  if (isObject(data) && Object.values(data as object).every(isObject)) return 'robots-json';
   if (Array.isArray(data) && data.length > 0 && data[0] && typeof data[0] === 'object') {
     const first = data[0] as Record<string, unknown>;
     if ('categories' in first || 'id' in first) return 'well-known-bots';

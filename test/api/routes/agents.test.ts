@@ -23,7 +23,8 @@ describe('GET /api/v1/agents', () => {
     assert.equal(res.status, 200, res.text);
     spec.check('GET', '/api/v1/agents', res);
     const body = res.body;
-    assert.match(body.version, /^\d{4}-\d{2}-\d{2}\.\d+$/);
+    assert.match(body.version, /^\d{4}-\d{2}-\d{2}\.\d+\+\d+$/);
+    assert.match(body.snapshot, /^\d{4}-\d{2}-\d{2}\.\d+$/);
     assert.equal(body.sources[0].name, 'sightline');
     assert.equal(body.sources[0].agents, AGENTS.length);
     assert.ok(body.agents.length > AGENTS.length, 'the public lists add agents');
