@@ -180,7 +180,7 @@ async function recordSlot(
       // second run for the same slot waits here, then finds the slot taken.
       const row = await trx
         .selectFrom('monitored_sites')
-        .select(['id', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_url'])
+        .select(['id', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_endpoint_id'])
         .where('id', '=', site.id)
         .forUpdate()
         .executeTakeFirst();
@@ -235,7 +235,7 @@ async function recordSlot(
         { siteId: site.id, scanId: scan.id, scannedAt: scan.scanned_at },
         decision.alerts,
         {
-          hasWebhook: row.webhook_url !== null,
+          hasWebhook: row.webhook_endpoint_id !== null,
         },
       );
       await trx
@@ -244,7 +244,7 @@ async function recordSlot(
         .where('id', '=', site.id)
         .execute();
       await notify(trx, monitorTopic(site.id));
-      return { alerts: decision.alerts, hasWebhook: row.webhook_url !== null };
+      return { alerts: decision.alerts, hasWebhook: row.webhook_endpoint_id !== null };
     });
   } catch (err) {
     if (err instanceof SlotTaken) return undefined;
