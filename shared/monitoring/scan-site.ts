@@ -8,7 +8,6 @@ import { notify } from '../jobs/events.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { monitorAlerts, monitorScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { isGatherError } from '../scan-engine/artifacts.ts';
 import type { ModelScore } from '../scan-engine/engine.ts';
 import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
@@ -16,6 +15,7 @@ import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-s
 import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, slotLogFields, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
+import { type PageDown, pageDown } from '../watch/page-down.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { monitorOutbox } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
@@ -34,20 +34,15 @@ export type MonitorScanDeps = JobContext;
 
 export type Measured =
   | { status: 'ok'; overall: number; dimensions: DimensionScores; issues: string[] }
-  | { status: 'down'; reason: string; code: string };
+  | PageDown;
 
 /**
  * Down means the page could not be fetched: no answer at all, or an error status (4xx or 5xx: a
  * monitored page that answers 404 is as gone for its visitors as one that answers 503).
  */
 export function measure(outcome: ScanOutcome): Measured {
-  const page = outcome.artifacts.Page;
-  if (!page || isGatherError(page)) {
-    const e = page && isGatherError(page) ? page.error : { message: 'page not gathered', code: undefined };
-    return { status: 'down', reason: e.message, code: e.code ?? 'site_unreachable' };
-  }
-  if (page.status >= 400)
-    return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
+  const down = pageDown(outcome, 400);
+  if (down) return down;
   const r = outcome.results[monitoringModel.id] as ModelScore;
   const dimensions: DimensionScores = {};
   // A check shared by two dimensions (the meta description is SEO and copy) says its sentence
