@@ -17,6 +17,7 @@ import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, slotLogFields, type WatchCurrent, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { type PageDown, pageDown } from '../watch/page-down.ts';
+import { recordAlerts } from '../watch/record-alerts.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
 import { alertEndpointsFor } from '../webhooks/endpoints.ts';
 import { bSiteOutbox } from './deliver.ts';
@@ -186,25 +187,12 @@ async function raiseEndpointAlerts(
         .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
         .execute();
     if (decision.alerts.length === 0) continue;
-    await trx
-      .insertInto('watch_alerts')
-      .values(
-        decision.alerts.map((a) => ({
-          watch_scan_id: slot.id,
-          webhook_id: endpoint.id,
-          agent_site_id: site.id,
-          metric: a.metric,
-          alert_type: a.type,
-          dimension: a.dimension,
-          previous_score: a.previousScore,
-          current_score: a.currentScore,
-          delta: a.delta,
-          message: a.message,
-          scanned_at: slot.scannedAt,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await recordAlerts(
+      trx,
+      { id: slot.id, scannedAt: slot.scannedAt },
+      { agent_site_id: site.id, webhook_id: endpoint.id },
+      decision.alerts,
+    );
     raised.push(...decision.alerts);
   }
   return raised;

@@ -16,6 +16,7 @@ import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, slotLogFields, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
 import { type PageDown, pageDown } from '../watch/page-down.ts';
+import { recordAlerts } from '../watch/record-alerts.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { monitorOutbox } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
@@ -227,11 +228,12 @@ async function recordSlot(
       const decision = decide(row, before, measured);
       await recordAlerts(
         trx,
-        { siteId: site.id, scanId: scan.id, scannedAt: scan.scanned_at },
-        decision.alerts,
+        { id: scan.id, scannedAt: scan.scanned_at },
         {
-          hasWebhook: row.webhook_endpoint_id !== null,
+          monitored_site_id: site.id,
+          delivery_status: row.webhook_endpoint_id !== null ? 'pending' : 'no_webhook',
         },
+        decision.alerts,
       );
       await trx
         .updateTable('monitored_sites')
@@ -311,34 +313,6 @@ function decide(
         ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
         : { status: 'down', reason: measured.reason },
   });
-}
-
-/** The scan's alerts, pending delivery when the site has a webhook, else kept for the status page. */
-async function recordAlerts(
-  trx: Transaction<Database>,
-  scan: { siteId: string; scanId: string; scannedAt: Date },
-  alerts: AlertDraft[],
-  opts: { hasWebhook: boolean },
-): Promise<void> {
-  if (alerts.length === 0) return;
-  await trx
-    .insertInto('watch_alerts')
-    .values(
-      alerts.map((a) => ({
-        monitored_site_id: scan.siteId,
-        watch_scan_id: scan.scanId,
-        alert_type: a.type,
-        dimension: a.dimension,
-        previous_score: a.previousScore,
-        current_score: a.currentScore,
-        delta: a.delta,
-        message: a.message,
-        scanned_at: scan.scannedAt,
-        delivery_status: opts.hasWebhook ? ('pending' as const) : ('no_webhook' as const),
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .execute();
 }
 
 const zeroScores = (): DimensionScores =>
