@@ -13,7 +13,7 @@ export const auditsUsage = `sightline audits list [--status paid|generating|deli
 sightline audits show ORDER_ID [--json]`;
 
 export const invitesUsage =
-  'sightline invites create --email E --tier T [--json]   one-time console sign-up link';
+  'sightline invites create --email E --tier T [--mail] [--json]   one-time console sign-up link (--mail: also emailed)';
 
 export const keysUsage = `sightline keys create --account ID [--rate-limit N] [--json]
 sightline keys revoke PREFIX [--json]`;

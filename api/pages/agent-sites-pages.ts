@@ -6,10 +6,19 @@ import type {
   sitePages,
   siteStats,
 } from '../../shared/agent-traffic/stats.ts';
+import type { TrafficFilter } from '../../shared/agent-traffic/traffic-filter.ts';
 import type { AgentDataFreshness } from '../../shared/agent-verification/sources-age.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type Html, html } from '../../shared/html.ts';
 import type { ModelScore } from '../../shared/scan-engine/engine.ts';
+import {
+  type DashboardQuery,
+  type DashboardRange,
+  dashboardSearch,
+  type FilterKey,
+  PRESET_DAYS,
+  parseDashboardQuery,
+} from './dashboard-query.ts';
 import { band, csrfField, notice, renderPage, scoreBadge, time, type Viewer } from './layout.ts';
 
 // Variant B console pages: registered sites (tracking id, ingest token shown once, copy-paste
@@ -177,18 +186,23 @@ function platformSeries(stats: Stats, daily: DailyByPlatform) {
   return { names, days };
 }
 
-function visitsChart(stats: Stats, daily: DailyByPlatform, label: string): Html {
+const daySecs = (date: string) => Math.round(Date.parse(`${date}T00:00:00Z`) / 1000);
+
+function visitsChart(stats: Stats, daily: DailyByPlatform, label: string, view: DashboardView): Html {
   if (stats.visits === 0)
-    return html`<p class="muted">No agent visits in the last 30 days yet. Send requests with the snippets below, or import a log.</p>`;
+    return html`<p class="muted">No agent visits ${view.filtered ? 'match the filters ' : ''}in ${view.rangeText} yet. Send requests with the snippets below, or import a log.</p>`;
   const { names, days } = platformSeries(stats, daily);
+  const x = days.map((d) => daySecs(d.date));
   const data = JSON.stringify({
     y: 'count',
-    x: days.map((d) => Math.round(Date.parse(`${d.date}T00:00:00Z`) / 1000)),
+    x,
+    // A chosen range is the axis (first to last day), whatever days have data.
+    ...(view.chosen && x.length ? { xRange: [x[0], x[x.length - 1]] } : {}),
     series: names.map((n, i) => ({ label: n, values: days.map((d) => d.values[i]) })),
   });
   const covered = days.filter((d) => d.covered);
   const totals = names.map((_, i) => covered.reduce((n, d) => n + (d.values[i] ?? 0), 0));
-  return html`<figure class="chart-box"><div class="chart" id="chart-visits" data-chart="${data}" role="img" aria-label="${label}: ${names.map((n, i) => `${n} ${totals[i]}`).join(', ')}"></div><figcaption class="muted">Agent visits per day by platform, last 30 days (UTC). Days without data are gaps, not zero.</figcaption></figure>
+  return html`<figure class="chart-box"><div class="chart" id="chart-visits" data-chart="${data}" role="img" aria-label="${label}: ${names.map((n, i) => `${n} ${totals[i]}`).join(', ')}"></div><figcaption class="muted">Agent visits per day by platform, ${view.rangeText} (UTC). Days without data are gaps, not zero.</figcaption></figure>
 <details class="history-table"><summary>Visits per day as a table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Visits per day by platform"><table class="data" id="table-visits">
 <caption class="visually-hidden">Agent visits per day by platform</caption>
 <thead><tr><th scope="col">Day</th>${names.map((n) => html`<th scope="col">${n}</th>`)}<th scope="col">Total</th></tr></thead>
@@ -258,11 +272,11 @@ function splitTables(stats: Stats): Html {
   return html`${platforms}<div class="cards-grid wide">${types}${verification}</div>`;
 }
 
-function agentsTable(agents: Agents): Html {
+function agentsTable(agents: Agents, view: DashboardView): Html {
   const rows = agents.platforms.flatMap((p) =>
     p.agents.map(
       (a) =>
-        html`<tr><th scope="row">${a.agent ?? 'Unnamed AI agent'}</th><td data-label="Platform">${p.platform}</td><td data-label="Type">${a.type ?? '–'}</td><td data-label="Visits">${num(a.visits)}</td><td data-label="Share">${pct(a.share)}</td><td data-label="Verified">${pct(a.verifiedShare)}${a.verification.spoofed ? html` <span class="pill down">${num(a.verification.spoofed)} spoofed</span>` : ''}</td><td data-label="Last seen">${time(new Date(a.lastSeen))}</td></tr>`,
+        html`<tr><th scope="row">${a.agent ? filterLink(view, 'agent', a.agent, a.agent) : 'Unnamed AI agent'}</th><td data-label="Platform">${p.platform}</td><td data-label="Type">${a.type ?? '–'}</td><td data-label="Visits">${num(a.visits)}</td><td data-label="Share">${pct(a.share)}</td><td data-label="Verified">${pct(a.verifiedShare)}${a.verification.spoofed ? html` <span class="pill down">${num(a.verification.spoofed)} spoofed</span>` : ''}</td><td data-label="Last seen">${time(new Date(a.lastSeen))}</td></tr>`,
     ),
   );
   return html`<section aria-labelledby="agents-title"><h2 id="agents-title">Agents</h2>
@@ -271,10 +285,10 @@ function agentsTable(agents: Agents): Html {
 <tbody>${rows.length ? rows : html`<tr><td colspan="7" class="muted">No agents seen yet.</td></tr>`}</tbody></table></div></section>`;
 }
 
-function pagesTable(pages: Pages): Html {
+function pagesTable(pages: Pages, view: DashboardView): Html {
   const rows = pages.pages.map(
     (p) =>
-      html`<tr><th scope="row" class="break">${p.path}</th><td data-label="Visits">${num(p.visits)}</td><td data-label="Errors">${num(p.errors)}</td><td data-label="Not found">${num(p.notFound)}</td><td data-label="Citability">${p.citability ? html`<span class="score ${band(p.citability.score)}">${p.citability.score}</span>` : html`<span class="muted">not scanned</span>`}</td></tr>`,
+      html`<tr><th scope="row" class="break">${filterLink(view, 'page', p.path, p.path)}</th><td data-label="Visits">${num(p.visits)}</td><td data-label="Errors">${num(p.errors)}</td><td data-label="Not found">${num(p.notFound)}</td><td data-label="Citability">${p.citability ? html`<span class="score ${band(p.citability.score)}">${p.citability.score}</span>` : html`<span class="muted">not scanned</span>`}</td></tr>`,
   );
   return html`<section aria-labelledby="pages-title"><h2 id="pages-title">Top pages</h2>
 <div class="table-wrap"><table class="data stack" id="table-pages" data-page-size="10"><caption class="visually-hidden">Pages ranked by agent visits</caption>
@@ -300,13 +314,105 @@ export interface CitabilityView {
 
 function citability(site: AgentSite, c: CitabilityView | null): Html {
   if (!c)
-    return html`<p>Not scanned yet. <a href="/?url=${encodeURIComponent(site.url)}">Scan ${site.domain} now</a> (a free scan; its agent-readability result appears here).</p>`;
+    return html`<p>Not scanned yet. <a href="/console/agent-sites/${site.id}/citability">Scan ${site.domain} now</a> (counted against your account’s hourly calls; its agent-readability result appears here).</p>`;
   const r = c.result;
-  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · ${c.scanId ? html`<a href="/r/${c.scanId}">Full report</a>` : html`<a href="/?url=${encodeURIComponent(site.url)}">Scan it again</a> for your own report`}</p></div></div>
+  return html`<div class="site-head">${scoreBadge(r.overallScore, 'Agent readability')}<div><p><strong>Grade ${r.grade}</strong>, methodology ${r.modelVersion}</p><p class="muted small-text">Scanned ${time(c.scannedAt)} · ${c.scanId ? html`<a href="/r/${c.scanId}">Full report</a> · <a href="/console/agent-sites/${site.id}/citability">Scan again</a>` : html`<a href="/console/agent-sites/${site.id}/citability">Scan it again</a> for your own report`}</p></div></div>
 <ul class="dim-list" aria-label="Agent readability by dimension">${r.dimensions.map(
     (d) =>
       html`<li><span class="dim-name">${d.name} <span class="muted">${Math.round(d.weight * 100)}%</span></span>${d.score === null ? html`<span class="score none">–</span>` : html`<span class="score ${band(d.score)}">${d.score}</span>`}</li>`,
   )}</ul>`;
+}
+
+/** AI referrals (people sent by answer engines) by referrer, each a filter link. */
+function referrersTable(stats: Stats, view: DashboardView): Html {
+  const rows = stats.aiReferrals.platforms.map(
+    (r) =>
+      html`<tr><th scope="row">${filterLink(view, 'referrer', r.platform, r.platform)}</th><td data-label="Visits">${num(r.visits)}</td></tr>`,
+  );
+  return html`<section aria-labelledby="referrers-title"><h2 id="referrers-title">AI referrers</h2>
+<div class="table-wrap"><table class="data stack" id="table-referrers" data-page-size="10"><caption class="visually-hidden">People sent by answer engines, by referrer</caption>
+<thead><tr><th scope="col">Referrer</th><th scope="col">Visits</th></tr></thead>
+<tbody>${rows.length ? rows : html`<tr><td colspan="2" class="muted">No AI referrals ${view.filtered ? 'match the filters ' : ''}in ${view.rangeText}.</td></tr>`}</tbody></table></div></section>`;
+}
+
+// ---- the dashboard's range and filters (the address is the state) ---------------------------
+
+export interface DashboardView {
+  siteId: string;
+  range: DashboardRange;
+  filter: TrafficFilter;
+  chosen: boolean;
+  filtered: boolean;
+  /** "the last 30 days" or "21 Nov – 28 Nov 2026" */
+  rangeText: string;
+  /** The window's first and last UTC days (YYYY-MM-DD). */
+  from: string;
+  to: string;
+}
+
+const FILTER_LABELS: Record<FilterKey, string> = { agent: 'Agent', page: 'Page', referrer: 'Referrer' };
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+const dayText = (d: string, year = true) =>
+  `${Number(d.slice(8, 10))} ${MONTHS[Number(d.slice(5, 7)) - 1]}${year ? ` ${d.slice(0, 4)}` : ''}`;
+
+function dashboardView(siteId: string, q: DashboardQuery, stats: Stats): DashboardView {
+  const from = stats.since.slice(0, 10);
+  const to = stats.until.slice(0, 10);
+  const span = `${dayText(from, from.slice(0, 4) !== to.slice(0, 4))} – ${dayText(to)}`;
+  return {
+    siteId,
+    range: q.range,
+    filter: q.filter,
+    chosen: q.chosen,
+    filtered: Object.values(q.filter).some(Boolean),
+    rangeText: q.range.kind === 'preset' ? `the last ${q.range.days} days` : span,
+    from,
+    to,
+  };
+}
+
+const dashboardHref = (view: DashboardView, range: DashboardRange, filter: TrafficFilter) =>
+  `/console/agent-sites/${view.siteId}${dashboardSearch(range, filter)}`;
+
+/** A table entry that filters the whole dashboard to it (its chip already on: no link). */
+function filterLink(view: DashboardView, key: FilterKey, value: string, text: string): Html {
+  if (view.filter[key] === value) return html`<strong>${text}</strong>`;
+  const href = dashboardHref(view, view.range, { ...view.filter, [key]: value });
+  return html`<a href="${href}" data-filter="${key}" title="Show only ${FILTER_LABELS[key].toLowerCase()} ${value}">${text}</a>`;
+}
+
+/** The active filters as chips, each a link that removes it, and one that clears them all. */
+function filterChips(view: DashboardView): Html | string {
+  const active = (Object.keys(FILTER_LABELS) as FilterKey[]).filter((k) => view.filter[k]);
+  if (!active.length) return '';
+  const chips = active.map((k) => {
+    const rest = { ...view.filter, [k]: undefined };
+    return html`<li class="filter-chip"><span class="break">${FILTER_LABELS[k]}: <strong>${view.filter[k]}</strong></span> <a href="${dashboardHref(view, view.range, rest)}" aria-label="Remove the filter ${FILTER_LABELS[k].toLowerCase()} ${view.filter[k]}" data-remove-filter="${k}">×</a></li>`;
+  });
+  const clear =
+    active.length > 1
+      ? html`<li class="filter-chip clear"><a href="${dashboardHref(view, view.range, {})}">Clear all filters</a></li>`
+      : '';
+  return html`<ul class="chips filters" aria-label="Filters">${chips}${clear}</ul>`;
+}
+
+/** The range picker: preset links and a custom from/to form (GET, so it works without JS). */
+function rangePicker(view: DashboardView): Html {
+  const presets = PRESET_DAYS.map((days) => {
+    const current = view.range.kind === 'preset' && view.range.days === days;
+    return html`<a href="${dashboardHref(view, { kind: 'preset', days }, view.filter)}"${current ? html` aria-current="page"` : ''}>${days} days</a>`;
+  });
+  const custom = view.range.kind === 'custom';
+  const kept = (Object.keys(FILTER_LABELS) as FilterKey[])
+    .filter((k) => view.filter[k])
+    .map((k) => html`<input type="hidden" name="${k}" value="${view.filter[k]}">`);
+  return html`<section class="card range" aria-labelledby="range-title"><h2 id="range-title">Date range</h2>
+<p id="range-shown"><strong>${custom ? view.rangeText : `Last ${view.range.kind === 'preset' ? view.range.days : ''} days`}</strong> <span class="muted">(${dayText(view.from)} – ${dayText(view.to)}, UTC)</span></p>
+<nav class="tabs range-presets" aria-label="Date range">${presets}${custom ? html`<a href="#range-custom" aria-current="page">Custom</a>` : ''}</nav>
+<form method="get" action="/console/agent-sites/${view.siteId}" class="grid-form" id="range-custom" aria-label="Custom range">
+<div class="field"><label for="range-from">From</label><input id="range-from" name="from" type="date" required value="${view.from}"></div>
+<div class="field"><label for="range-to">To</label><input id="range-to" name="to" type="date" required value="${view.to}"></div>
+${kept}<button type="submit" class="secondary">Show range</button></form></section>`;
 }
 
 export function renderAgentSite(
@@ -321,23 +427,32 @@ export function renderAgentSite(
     scan: CitabilityView | null;
     baseUrl: string;
     freshness?: AgentDataFreshness | null;
+    /** The range and filters asked for (default: 30 days, no filters). */
+    query?: DashboardQuery;
   },
 ): string {
   const { site, stats } = d;
+  const query = d.query ?? parseDashboardQuery({});
+  const view = dashboardView(site.id, query, stats);
   const body = html`<p class="crumbs"><a href="/console/agent-sites">Agent traffic</a> › ${site.label}</p>
 <h1>${site.label}</h1>
 <p class="muted break"><a href="${site.url}" rel="nofollow noopener noreferrer">${site.url}</a> · tracking id <code>${site.tracking_id}</code></p>
+<p><a href="/console/agent-sites/${site.id}/events">Every agent visit, newest first</a></p>
 ${staleDataNotice(d.freshness)}
+${query.problems.length ? notice('error', html`<strong>Part of the address could not be used</strong> (a bad range shows the last 30 days): ${query.problems.join(' ')}`) : ''}
+${rangePicker(view)}
+${filterChips(view)}
 <div class="cards-grid">
-  <section class="card"><h2>Agent visits</h2><p class="big" id="total-visits">${num(stats.visits)}</p><p class="muted">last 30 days, ${stats.coverage.daysCovered} ${stats.coverage.daysCovered === 1 ? 'day' : 'days'} with data</p></section>
+  <section class="card"><h2>Agent visits</h2><p class="big" id="total-visits">${num(stats.visits)}</p><p class="muted">${view.rangeText}, ${stats.coverage.daysCovered} ${stats.coverage.daysCovered === 1 ? 'day' : 'days'} with data</p></section>
   <section class="card"><h2>Verified</h2><p class="big">${pct(stats.verifiedShare)}</p><p class="muted">${num(stats.spoofedVisits)} spoofed</p></section>
   <section class="card"><h2>AI referrals</h2><p class="big">${num(stats.aiReferrals.visits)}</p><p class="muted">people sent by answer engines</p></section>
 </div>
-<section class="card" aria-labelledby="trend-title"><h2 id="trend-title">Visits over time</h2>${visitsChart(stats, d.daily, `Agent visits of ${site.label} by platform`)}</section>
+<section class="card" aria-labelledby="trend-title"><h2 id="trend-title">Visits over time</h2>${visitsChart(stats, d.daily, `Agent visits of ${site.label} by platform`, view)}</section>
 ${stats.visits ? splitTables(stats) : ''}
-${agentsTable(d.agents)}
-${pagesTable(d.pages)}
-<section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${insightList(d.insights)}</section>
+${agentsTable(d.agents, view)}
+${pagesTable(d.pages, view)}
+${referrersTable(stats, view)}
+<section aria-labelledby="insights-title"><h2 id="insights-title">Insights</h2>${view.chosen || view.filtered ? html`<p class="muted">From the last 30 days of all agent traffic, whatever the range and filters.</p>` : ''}${insightList(d.insights)}</section>
 <section class="card" aria-labelledby="scan-title"><h2 id="scan-title">Agent readability</h2>${citability(site, d.scan)}</section>
 <section class="card" aria-labelledby="send-title"><h2 id="send-title">Send data</h2>
 <p class="muted">The ingest token starts <code>${site.ingest_token_prefix}</code>…; it was shown once, when the site was registered.</p>

@@ -46,23 +46,56 @@ const INIT_JS = `window.addEventListener('load', function () {
   window.ui = SwaggerUIBundle({
     url: '/openapi.json',
     dom_id: '#reference',
-    deepLinking: true,
+    // Deep links would put a link inside each operation's toggle button (nested controls).
+    deepLinking: false,
+    // The schemas are shown in each operation; a second, collapsed copy adds only small controls.
+    defaultModelsExpandDepth: -1,
     validatorUrl: null,
     tryItOutEnabled: false,
     presets: [SwaggerUIBundle.presets.apis],
     layout: 'BaseLayout',
   });
+  // Swagger UI draws the operations in its own <main> (it replaces the static one) but leaves the
+  // API's description and the server picker outside any landmark, and the picker without a name.
+  var named = { '.information-container': 'About this API', '.schemes-server-container': 'Server' };
+  new MutationObserver(function () {
+    var select = document.getElementById('servers');
+    if (select && !select.hasAttribute('aria-label')) select.setAttribute('aria-label', 'Server');
+    // Its title is an <h1>, tag headings <h3> and an operation's section titles <h4>: they rank
+    // as levels 2 and 3 under it.
+    document.querySelectorAll('#reference h3.opblock-tag:not([aria-level])').forEach(function (h) {
+      h.setAttribute('aria-level', '2');
+    });
+    document.querySelectorAll('#reference h4.opblock-title:not([aria-level])').forEach(function (h) {
+      h.setAttribute('aria-level', '3');
+    });
+    // Example blocks scroll, so a keyboard must reach them; the body editor needs a name.
+    document.querySelectorAll('#reference pre.microlight:not([tabindex])').forEach(function (pre) {
+      pre.setAttribute('tabindex', '0');
+    });
+    document.querySelectorAll('#reference .body-param textarea:not([aria-label])').forEach(function (box) {
+      box.setAttribute('aria-label', 'Request body');
+    });
+    Object.keys(named).forEach(function (selector) {
+      var box = document.querySelector('#reference ' + selector);
+      if (box && !box.hasAttribute('role')) {
+        box.setAttribute('role', 'region');
+        box.setAttribute('aria-label', named[selector]);
+      }
+    });
+  }).observe(document.getElementById('reference'), { childList: true, subtree: true });
 });
 `;
 
 const DOCS_CSS = `
-:root { color-scheme: light; --ink: #1b1f24; --muted: #5b6470; --line: #e3e6ea; --accent: #1f6feb; }
+:root { color-scheme: light; --ink: #1b1f24; --muted: #5b6470; --line: #e3e6ea; --accent: #0a58ca; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: #fff; }
-header.top { display: flex; flex-wrap: wrap; gap: .5rem 1.25rem; align-items: baseline; padding: .9rem 1.5rem; border-bottom: 1px solid var(--line); background: #f7f8fa; }
+header.top { display: flex; flex-wrap: wrap; gap: 0 1.25rem; align-items: center; padding: .25rem 1.15rem; border-bottom: 1px solid var(--line); background: #f7f8fa; }
 header.top .brand { font-weight: 700; font-size: 1.1rem; color: var(--ink); text-decoration: none; }
-header.top nav { display: flex; flex-wrap: wrap; gap: .25rem .9rem; font-size: .95rem; }
-header.top nav a { color: var(--accent); text-decoration: none; }
+header.top nav { display: flex; flex-wrap: wrap; gap: 0 .25rem; font-size: .95rem; }
+/* Menu links are 48 px tall targets for a finger. */
+header.top nav a, header.top .brand { display: inline-flex; align-items: center; min-height: 48px; min-width: 48px; padding: 0 .35rem; color: var(--accent); text-decoration: none; }
 header.top nav a[aria-current="page"] { color: var(--ink); font-weight: 600; }
 main.guide { max-width: 52rem; margin: 0 auto; padding: 1.5rem; }
 main.guide pre { background: #f4f5f7; padding: .8rem 1rem; overflow-x: auto; border-radius: 6px; font-size: .88rem; line-height: 1.45; }
@@ -75,6 +108,7 @@ main.guide th, main.guide td { border: 1px solid var(--line); padding: .35rem .6
 main.guide img { max-width: 100%; }
 .intro { padding: .75rem 1.5rem 0; color: var(--muted); font-size: .95rem; }
 .intro a { color: var(--accent); }
+.intro-title { margin: 0; padding: 1rem 1.5rem 0; font-size: 1.5rem; }
 `;
 
 /** The static files /docs/assets/<name> may serve, and where each comes from. */
@@ -89,6 +123,10 @@ const ASSETS: Record<string, { type: string; load: () => Promise<string | Buffer
   },
   'docs-init.js': { type: 'application/javascript; charset=utf-8', load: async () => INIT_JS },
   'docs.css': { type: 'text/css; charset=utf-8', load: async () => DOCS_CSS },
+  'docs-swagger.css': {
+    type: 'text/css; charset=utf-8',
+    load: () => fs.readFile(path.join(ROOT, 'api', 'pages', 'assets', 'docs-swagger.css')),
+  },
 };
 
 const assetCache = new Map<string, string | Buffer>();
@@ -190,11 +228,12 @@ export function renderReferencePage(): string {
   return layout(
     'API reference',
     'reference',
-    html`<p class="intro">Every endpoint, generated from <a href="/openapi.json">/openapi.json</a>. Agents can also use the MCP endpoint at <code>/mcp</code> (discovery: <a href="/.well-known/mcp.json">/.well-known/mcp.json</a>); see the <a href="/docs/guides/mcp">MCP guide</a>.</p>
-<div id="reference"><noscript><p class="intro">The interactive reference needs JavaScript; the raw description is at <a href="/openapi.json">/openapi.json</a>.</p></noscript></div>
+    html`<section aria-labelledby="reference-title"><h1 id="reference-title" class="intro-title">API reference</h1><p class="intro">Every endpoint, generated from <a href="/openapi.json">/openapi.json</a>. Agents can also use the MCP endpoint at <code>/mcp</code> (discovery: <a href="/.well-known/mcp.json">/.well-known/mcp.json</a>); see the <a href="/docs/guides/mcp">MCP guide</a>.</p></section>
+<div id="reference"><main><noscript><p class="intro">The interactive reference needs JavaScript; the raw description is at <a href="/openapi.json">/openapi.json</a>.</p></noscript></main></div>
 <script src="/docs/assets/swagger-ui-bundle.js"></script>
 <script src="/docs/assets/docs-init.js"></script>`,
-    html`<link rel="stylesheet" href="/docs/assets/swagger-ui.css">`,
+    html`<link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+<link rel="stylesheet" href="/docs/assets/docs-swagger.css">`,
   ).value;
 }
 

@@ -3,6 +3,8 @@ import type { Middleware } from 'koa';
 import { koaBody } from 'koa-body';
 import type { Services } from '../../shared/services.ts';
 import { definePage, mountPages } from './page.ts';
+import { agentSiteCitabilityRoutes } from './routes/agent-site-citability.ts';
+import { agentSiteEventRoutes } from './routes/agent-site-events.ts';
 import { agentSiteRoutes } from './routes/agent-sites.ts';
 import { assetRoutes } from './routes/assets.ts';
 import { auditRoutes } from './routes/audits.ts';
@@ -50,6 +52,8 @@ export function pageRoutes(services: Services): Middleware {
     ...geoRoutes(kit),
     ...auditRoutes(kit),
     ...agentSiteRoutes(kit),
+    ...agentSiteEventRoutes(kit),
+    ...agentSiteCitabilityRoutes(kit),
     ...webhookRoutes(kit),
     ...serviceRoutes(kit),
     // Any other console address: a not-found page with the console's navigation (after sign-in).

@@ -1,7 +1,9 @@
 import { parseArgs } from 'node:util';
 import { AccountInputError } from '../../shared/accounts/accounts.ts';
 import type { ApiTier } from '../../shared/db/tables/accounts.ts';
-import { createInvite } from '../../shared/people/people.ts';
+import { createLogger } from '../../shared/logger.ts';
+import { createMailer } from '../../shared/people/mail.ts';
+import { createInvite, mailInvite } from '../../shared/people/people.ts';
 import { type CliIO, loadCliConfig, openDatabase, UsageError } from '../context.ts';
 import { invitesUsage as usage } from '../usage.ts';
 
@@ -15,6 +17,7 @@ export async function invites(args: string[], io: CliIO): Promise<number> {
       email: { type: 'string' },
       tier: { type: 'string' },
       json: { type: 'boolean', default: false },
+      mail: { type: 'boolean', default: false },
     },
   });
   if (sub !== 'create') throw new UsageError(usage);
@@ -26,6 +29,9 @@ export async function invites(args: string[], io: CliIO): Promise<number> {
       { db: db.handle.db, config: cfg },
       { email: values.email, tier: values.tier as ApiTier, createdBy: 'cli' },
     );
+    // --mail: the link also goes to the address (SMTP_URL; without it, to this command's log).
+    const mailer = values.mail ? createMailer(cfg, createLogger('invites', undefined, cfg.LOG_LEVEL)) : null;
+    if (mailer) await mailInvite(mailer, { email: values.email, tier: values.tier as ApiTier, ...invite });
     if (values.json) {
       io.out(
         JSON.stringify({
@@ -34,6 +40,7 @@ export async function invites(args: string[], io: CliIO): Promise<number> {
           variant: invite.variant,
           link: invite.link,
           expires_at: invite.expiresAt.toISOString(),
+          mailed: mailer?.delivers ?? false,
         }),
       );
     } else {
@@ -41,6 +48,12 @@ export async function invites(args: string[], io: CliIO): Promise<number> {
         `Invitation for ${values.email} (variant ${invite.variant}, ${values.tier} tier), valid once until ${invite.expiresAt.toISOString()}:`,
       );
       io.out(invite.link);
+      if (mailer)
+        io.out(
+          mailer.delivers
+            ? `Sent to ${values.email}.`
+            : 'SMTP_URL is not set: the email was written to the log.',
+        );
     }
     return 0;
   } catch (err) {

@@ -82,7 +82,7 @@ function refreshRanges(args: string[], io: CliIO): number {
     options: { from: { type: 'string' }, out: { type: 'string' }, json: { type: 'boolean', default: false } },
   });
   const from = path.resolve(
-    values.from ?? process.env.AGENT_IP_RANGES_DIR ?? '../shared/corpora/ai-ip-ranges',
+    values.from ?? loadCliConfig().AGENT_IP_RANGES_DIR ?? '../shared/corpora/ai-ip-ranges',
   );
   if (!fs.existsSync(from)) throw new UsageError(`no such folder: ${from}`);
   const data = buildRangeData(from);

@@ -4,7 +4,7 @@ import type { Database } from '../db/database.ts';
 import type { ApiTier, Variant } from '../db/tables/accounts.ts';
 import { AppError, tierRequired, unauthorized, variantMismatch } from '../errors.ts';
 import { rateLimited } from '../metrics.ts';
-import { type AuthResult, authenticate, authenticateAndTake, type Principal } from './auth.ts';
+import { type AuthResult, authenticate, authenticateAndTake, type Principal, TIER_LIMITS } from './auth.ts';
 import { lastCounted, peekToken, type RateState, takeToken } from './rate-limit.ts';
 
 // One admission path for every door (REST guard, MCP tools/call, scan polling, pages): who is
@@ -30,6 +30,13 @@ export interface Caller {
   /** The Authorization header as sent. */
   authorization: string | undefined;
   ip: string;
+}
+
+/** A signed-in person (the console's session), as admission sees them. */
+export interface Person {
+  accountId: string;
+  variant: Variant;
+  tier: ApiTier;
 }
 
 export interface Admission {
@@ -88,7 +95,12 @@ export class Admitter {
     private readonly config: Config,
   ) {}
 
-  private async take(bucket: string, max: number, kind: 'ip' | 'key', what: string): Promise<RateState> {
+  private async take(
+    bucket: string,
+    max: number,
+    kind: 'ip' | 'key' | 'account',
+    what: string,
+  ): Promise<RateState> {
     const state = await takeToken(this.db, bucket, max);
     if (!state.allowed) {
       rateLimited.inc({ kind });
@@ -178,6 +190,31 @@ export class Admitter {
         return admitted;
       }
     }
+  }
+
+  /**
+   * A signed-in person acting in the console, admitted by a keyed rule as their account's key
+   * would be: the rule's variant and tier checks, then one call counted in the account's own
+   * bucket at its tier's hourly limit (a person has a session, not a key).
+   */
+  async person(person: Person, rule: Extract<AccessRule, { kind: 'key' }>): Promise<RateState> {
+    const bucket = `account:${person.accountId}`;
+    const limit = TIER_LIMITS[person.tier];
+    if (!rule.variants.includes(person.variant))
+      throw new AdmissionError(
+        variantMismatch(
+          `This belongs to variant ${rule.variants.map((v) => VARIANT_NAMES[v]).join(' or ')}.`,
+        ),
+        await peekToken(this.db, bucket, limit),
+      );
+    if (rule.tiers && !rule.tiers.includes(person.tier))
+      throw new AdmissionError(
+        tierRequired(
+          `This needs one of the tiers: ${rule.tiers.join(', ')}; your account's tier is ${person.tier}.`,
+        ),
+        await peekToken(this.db, bucket, limit),
+      );
+    return this.take(bucket, limit, 'account', 'your account');
   }
 
   /** The caller's bucket without counting: for answers no route admitted (404, 405, 413). */

@@ -65,25 +65,42 @@ export const OPERATORS: readonly Operator[] = [
   op('Cognition', ['cognition.ai', 'devin.ai'], ['devin'], true, 'Cognition (Devin AI)'),
   op('GitHub', ['githubcopilot.com'], ['copilot', 'githubcopilot'], true, 'Microsoft'),
   op('Common Crawl Foundation', ['commoncrawl.org'], ['commoncrawl', 'ccbot'], true, 'Common Crawl'),
-  op('Bytedance', ['bytedance.com', 'doubao.com'], ['bytedance', 'doubao'], true, 'ByteDance'),
+  op(
+    'Bytedance',
+    ['bytedance.com', 'doubao.com', 'tiktok.com'],
+    ['bytedance', 'doubao', 'tiktok'],
+    true,
+    'ByteDance',
+  ),
   op('Alibaba', ['qwen.ai', 'tongyi.aliyun.com'], ['qwen', 'tongyi'], true, 'Alibaba'),
   op('Zhipu AI', ['zhipuai.cn', 'chatglm.cn', 'z.ai'], ['zhipu', 'chatglm'], true, 'Zhipu AI'),
   op('LAION', ['laion.ai'], ['laion']),
   // Companies whose bots do many things: their AI products are recognised by AI words in the
-  // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform.
-  op('Google', ['google.com', 'googlebot.com', 'gemini.google.com', 'withgoogle.com'], ['google'], false),
+  // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform. Their
+  // product names are brands too, so a product leading a token names its maker (`KendraBot`).
+  op(
+    'Google',
+    ['google.com', 'googlebot.com', 'gemini.google', 'gemini.google.com', 'withgoogle.com', 'deepmind.com'],
+    ['google', 'gemini', 'bard', 'notebooklm', 'deepmind', 'vertex'],
+    false,
+  ),
   op(
     'Microsoft',
     ['microsoft.com', 'bing.com', 'msn.com', 'github.com'],
-    ['microsoft', 'msft', 'github'],
+    ['microsoft', 'msft', 'github', 'azure', 'bing'],
     false,
   ),
   op('Meta', ['facebook.com', 'meta.com', 'fb.com', 'instagram.com'], ['meta', 'facebook'], false),
   op('Apple', ['apple.com'], ['apple'], false),
-  op('Amazon', ['amazon.com', 'amazonbot.amazon', 'a9.com', 'amazonaws.com'], ['amazon', 'amzn'], false),
-  op('Baidu', ['baidu.com', 'baidu.jp'], ['baidu'], false),
-  op('Yandex', ['yandex.com', 'yandex.ru'], ['yandex'], false),
-  op('Huawei', ['huawei.com', 'aspiegel.com'], ['huawei', 'petal'], false),
+  op(
+    'Amazon',
+    ['amazon.com', 'amazonbot.amazon', 'a9.com', 'amazonaws.com'],
+    ['amazon', 'amzn', 'aws', 'alexa', 'bedrock', 'kendra'],
+    false,
+  ),
+  op('Baidu', ['baidu.com', 'baidu.jp'], ['baidu', 'yiyan', 'ernie', 'wenxin'], false),
+  op('Yandex', ['yandex.com', 'yandex.ru'], ['yandex', 'yandexgpt'], false),
+  op('Huawei', ['huawei.com', 'aspiegel.com'], ['huawei', 'petal', 'pangu'], false),
   op('DuckDuckGo', ['duckduckgo.com'], ['duckduckgo', 'duckassist'], false),
   op('Brave', ['brave.com'], ['brave'], false),
   op('Kagi', ['kagi.com'], ['kagi'], false),
@@ -93,13 +110,14 @@ export const OPERATORS: readonly Operator[] = [
 // AI products of multi-purpose operators, named in a token or URL path.
 /** AI words, each a whole word of a token (`Google-GeminiNotebook`, `Character-AI`). */
 export const AI_PRODUCT_WORDS =
-  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|copilot|chatgpt|claude|llama|deepmind|vertex|bedrock|nova|alexa|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice/;
+  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|pinpoint|copilot|chatgpt|claude|llama|deepmind|vertex|bedrock|nova|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice|pangu|kendra|qbusiness|hunyuan|wenxin|kimi|mistral|grok/;
 
 /**
  * Words that make a multi-purpose operator's bot an AI agent only next to that operator's brand:
  * `Google-Agent`, `GoogleAgent-Mariner`, `meta-externalagent` (an agent acting for a user).
  */
-export const OPERATOR_AGENT_WORDS = /^(?:agent|externalagent|externalfetcher|user|buyforme|act)$/i;
+export const OPERATOR_AGENT_WORDS =
+  /^(?:agent|externalagent|externalfetcher|user|buyforme|act|extended|additional|other|(?:deep)?research)$/i;
 
 const byDomain = new Map<string, Operator>();
 const byBrand = new Map<string, Operator>();

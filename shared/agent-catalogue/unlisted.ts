@@ -37,6 +37,8 @@ const wordsOf = (token: string) =>
   token
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[\s_.+-]+/)
+    // A crawler word fused to a name is its own word: `bedrockbot` -> `bedrock bot`.
+    .flatMap((w) => w.replace(/^([a-z0-9]{3,}?)(bot|crawler|spider|agent)$/i, '$1 $2').split(' '))
     .filter(Boolean);
 
 /** The operator whose brand is the token's first one to three words. */
@@ -52,10 +54,25 @@ function operatorOfToken(token: string): Operator | undefined {
 // AI words in a bot's own token: a separate word (`Character-AI`, `Acme LLM`) or a camel-case
 // part (`AcmeAIBot`), never letters inside an ordinary word ("Mail", "Chain").
 const AI_WORD = new RegExp(`^(?:${AI_PRODUCT_WORDS.source})$`, 'i');
-const aiInToken = (token: string) => wordsOf(token).some((w) => AI_WORD.test(w));
+/** An AI word as one of the token's words, or as the whole token written as one (`NotebookLM`). */
+const aiInToken = (token: string) =>
+  wordsOf(token).some((w) => AI_WORD.test(w)) || AI_WORD.test(token.replace(/[^a-z0-9]/gi, ''));
+// Link previewers fetch a page to show a card in a chat or feed; an AI site's previewer is not an
+// AI agent reading the site, so AI words alone do not make one.
+const LINK_PREVIEWER = /unfurl|preview|linkexpand/i;
 // AI words in the path of the URL it links to (`https://example.com/ai-crawler`). A `.ai` domain
 // alone is no evidence: link previewers and SEO tools use them too.
 const AI_URL = /https?:\/\/[^\s/;)]+\/[^\s;)]*(?<![a-z])(?:ai|llm|gpt)(?![a-z])/i;
+
+/** Words after a multi-purpose operator's brand that make its bot an AI agent (`AmazonBuyForMe`). */
+function operatorAgentWords(token: string): boolean {
+  const rest = wordsOf(token).slice(1);
+  return rest.some((w) => OPERATOR_AGENT_WORDS.test(w)) || OPERATOR_AGENT_WORDS.test(rest.join(''));
+}
+
+// "AI" written as a word in the user agent's comment (`; AI Content Source Check`, `The Knowledge
+// AI`): capital letters only, so "ai" inside names and paths does not count.
+const AI_PHRASE = /(?:^|[\s;(])(?:AI|LLM|GPT)(?=[\s;)]|$)/;
 
 /** The purpose the token's own words state, or null when they say nothing. */
 function purposeOf(token: string, ua: string): AgentPurpose | null {
@@ -85,12 +102,9 @@ export function recogniseUnlisted(ua: string): UaClassification | null {
   const aiWords =
     (token !== null && aiInToken(token)) ||
     AI_URL.test(ua) ||
-    (byToken !== undefined &&
-      token !== null &&
-      wordsOf(token)
-        .slice(1)
-        .some((w) => OPERATOR_AGENT_WORDS.test(w)));
-  if (!(operator?.ai || aiWords)) return null;
+    AI_PHRASE.test(ua) ||
+    (byToken !== undefined && token !== null && operatorAgentWords(token));
+  if (!(operator?.ai || (aiWords && !LINK_PREVIEWER.test(token ?? '')))) return null;
   return {
     isBot: true,
     isAi: true,

@@ -93,8 +93,6 @@ export function requestHash(text: string): Buffer {
   return hash('sha256', text, 'buffer').subarray(0, 16);
 }
 
-const hashOf = (r: IngestRequest): Buffer => (typeof r.hash === 'string' ? requestHash(r.hash) : r.hash);
-
 /**
  * requestHash as 32 hex digits: what the batch statement takes (decode(h, 'hex')). The pg driver
  * wrote each Buffer of a bytea[] as '\\x' plus hex itself, after a Buffer and a subarray per
@@ -246,6 +244,9 @@ export async function ingest(
   counts.agents = agents.length;
   counts.ai_referrals = referrals.length;
 
+  // The referrals' statement runs beside the agent events' (other tables, another connection).
+  const storingReferrals = referrals.length ? storeReferrals(db, site.id, referrals) : null;
+  storingReferrals?.catch(() => {}); // awaited below, after the agent events
   if (agents.length) {
     const { inserted, pending } = await storeAgentEvents(db, site.id, source, agents);
     counts.stored = inserted;
@@ -256,7 +257,7 @@ export async function ingest(
     if (counts.stored > 0) foldInBackground(db, site.id, counts.stored, opts.foldAfter ?? FOLD_AFTER);
     if (counts.pending_verification > 0) requestVerification(db);
   }
-  if (referrals.length) await storeReferrals(db, site.id, referrals);
+  await storingReferrals;
   if (opts.coverage !== false && requests.length) {
     await recordCoverage(db, site.id, opts.coverageSource ?? source, dayCounts(requests), 'add');
   }
@@ -542,17 +543,25 @@ function agentEventsInsert(siteId: string, source: IngestSource, agents: AgentRo
       select count(*)::int as inserted, count(*) filter (where verification = 'pending')::int as pending from ins`;
 }
 
-/** Inserts a batch's AI referrals (a request stored before adds nothing) and their daily rollups. */
+/**
+ * Inserts a batch's AI referrals (a request stored before adds nothing) and their daily rollups.
+ * Its arrays go as literals written here, like the agent events' (agentEventsInsert).
+ */
 async function storeReferrals(db: Kysely<Database>, siteId: string, referrals: Referral[]): Promise<void> {
+  const exactMs = referrals.every((r) => Math.abs(r.req.time.getTime()) <= EXACT_MS);
+  const time = exactMs ? sql`timestamptz 'epoch' + t.ms * interval '1 millisecond'` : sql`t.ms::timestamptz`;
+  const times = exactMs
+    ? plainArray(referrals.map((r) => r.req.time.getTime()))
+    : textArray(referrals.map((r) => r.req.time.toISOString()));
   await sql`
     with ins as (
       insert into ai_referrals (site_id, time, hash, platform, referer_host, path)
-      select ${siteId}::bigint, * from unnest(
-        ${referrals.map((r) => r.req.time.toISOString())}::timestamptz[],
-        ${referrals.map((r) => hashOf(r.req))}::bytea[],
-        ${referrals.map((r) => r.platform)}::text[],
-        ${referrals.map((r) => r.host.slice(0, 255))}::text[],
-        ${referrals.map((r) => pageKey(r.req.path))}::text[])
+      select ${siteId}::bigint, ${time}, decode(t.hash, 'hex'), t.platform, t.host, t.path from unnest(
+        ${times}::${sql.raw(exactMs ? 'int8[]' : 'text[]')},
+        ${plainArray(referrals.map((r) => hashHexOf(r.req)))}::text[],
+        ${textArray(referrals.map((r) => r.platform))}::text[],
+        ${textArray(referrals.map((r) => r.host.slice(0, 255)))}::text[],
+        ${textArray(referrals.map((r) => pageKey(r.req.path)))}::text[]) as t(ms, hash, platform, host, path)
       on conflict do nothing
       returning time, platform, path
     )

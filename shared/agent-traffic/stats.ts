@@ -3,6 +3,14 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { badRequest } from '../errors.ts';
 import { foldPages } from './page-rollups.ts';
+import {
+  agentDaySource,
+  type DaySpan,
+  isFiltered,
+  pagePlatformSource,
+  referralConditions,
+  type TrafficFilter,
+} from './traffic-filter.ts';
 
 // What the statistics endpoints read. Everything but /events comes from the rollups, so a site
 // with tens of millions of events answers as fast as a small one. Visits count what the user
@@ -38,6 +46,8 @@ export interface Window {
   until: Date;
   /** `since` as asked for (or the default) when resolveWindow moved it; see windowStart. */
   requested?: Date;
+  /** An end was asked for: the counts stop after the UTC day of `until`, not at now. */
+  closed?: boolean;
 }
 
 const DAY_MS = 86400_000;
@@ -67,20 +77,36 @@ export function windowFields(w: Window) {
 }
 
 /**
- * `since` as given, else 30 days before the database's now, moved to the midnight of its UTC day
- * (windowStart);
- * `requested` keeps the start asked for.
+ * `since` as given, else `defaultDays` days before the database's now, moved to the midnight of its
+ * UTC day (windowStart); `requested` keeps the start asked for. `lastDay` (YYYY-MM-DD), when given,
+ * ends the window with that UTC day (or now, if that is sooner).
  */
-export async function resolveWindow(db: Kysely<Database>, since?: string, defaultDays = 30): Promise<Window> {
-  const { rows } = await sql<{ now: Date; since: Date }>`
-    select now() as now, coalesce(${since ?? null}::timestamptz, now() - make_interval(days => ${defaultDays}::int)) as since`.execute(
+export async function resolveWindow(
+  db: Kysely<Database>,
+  since?: string,
+  defaultDays = 30,
+  lastDay?: string,
+): Promise<Window> {
+  const { rows } = await sql<{ now: Date; since: Date; until: Date }>`
+    select now() as now, coalesce(${since ?? null}::timestamptz, now() - make_interval(days => ${defaultDays}::int)) as since,
+      least(now(), coalesce((${lastDay ?? null}::date + 1)::timestamp at time zone 'UTC' - interval '1 millisecond', now())) as until`.execute(
     db,
   );
   const r = rows[0]!;
   if (r.since > r.now)
     throw badRequest('since lies in the future.', [{ field: 'query.since', message: 'in the future' }]);
-  return { since: windowStart(r), until: r.now, requested: r.since };
+  if (r.since > r.until)
+    throw badRequest('The window ends before it starts.', [
+      { field: 'query.until', message: 'before since' },
+    ]);
+  return { since: windowStart(r), until: r.until, requested: r.since, closed: lastDay !== undefined };
 }
+
+/** The window's UTC days, first and last included. */
+export const daySpan = (w: Window): DaySpan => ({ from: day(windowStart(w)), to: day(w.until) });
+
+/** Whether the path totals since a day (agent_path_totals: no end, no agent) can answer. */
+const openAndUnfiltered = (w: Window, f: TrafficFilter) => !w.closed && !isFiltered(f);
 
 const day = (d: Date) => d.toISOString().slice(0, 10);
 
@@ -92,7 +118,14 @@ const day = (d: Date) => d.toISOString().slice(0, 10);
  * as fast while the site is being imported. The pending rows are few (folds follow every 50,000
  * events).
  */
-function topPaths(db: Kysely<Database>, siteId: string, from: string) {
+function topPaths(db: Kysely<Database>, site: AgentSite, w: Window, f: TrafficFilter) {
+  const span = daySpan(w);
+  if (!openAndUnfiltered(w, f))
+    return sql<{ path: string; visits: string }>`
+      select path, sum(visits)::bigint as visits from ${pagePlatformSource(site, span, f)} t
+      group by path order by visits desc, path limit 10`.execute(db);
+  const siteId = site.id;
+  const from = span.from;
   return sql<{ path: string; visits: string }>`
     select path, sum(visits)::bigint as visits from (
       select path, visits from agent_path_totals(${siteId}, ${from}::date)
@@ -135,27 +168,28 @@ function dailyTrend(
   return trend;
 }
 
-export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window) {
+export async function siteStats(db: Kysely<Database>, site: AgentSite, w: Window, f: TrafficFilter = {}) {
   // Every part from the same UTC midnight: pages, referrals and coverage have no finer grain.
   const start = windowStart(w);
-  const from = day(start);
+  const span = daySpan(w);
+  const { from, to } = span;
+  const refs = sql`site_id = ${site.id} and day between ${from}::date and ${to}::date ${referralConditions(f)}`;
   // One pass over the window's days serves the platform/type/verification totals and the daily
   // trend.
   const [byDay, pages, referrals, dailyRefs, coverage] = await Promise.all([
     sql<{ day: string; platform: string; type: string; verification: Verification; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, platform, type, verification, sum(visits)::bigint as visits
-      from agent_rollup_days(${site.id}, ${start}::timestamptz) group by 1, 2, 3, 4`.execute(db),
-    topPaths(db, site.id, from),
+      from ${agentDaySource(site, span, f)} d group by 1, 2, 3, 4`.execute(db),
+    topPaths(db, site, w, f),
     sql<{ platform: string; visits: string }>`
       select platform, sum(visits)::bigint as visits from ai_referral_rollups
-      where site_id = ${site.id} and day >= ${from}::date
-      group by platform order by visits desc`.execute(db),
+      where ${refs} group by platform order by visits desc, platform`.execute(db),
     sql<{ day: string; visits: string }>`
       select to_char(day, 'YYYY-MM-DD') as day, sum(visits)::bigint as visits from ai_referral_rollups
-      where site_id = ${site.id} and day >= ${from}::date group by 1`.execute(db),
+      where ${refs} group by 1`.execute(db),
     sql<{ day: string; sources: string[] }>`
       select to_char(day, 'YYYY-MM-DD') as day, array_agg(distinct source order by source) as sources from agent_coverage
-      where site_id = ${site.id} and day >= ${from}::date group by 1`.execute(db),
+      where site_id = ${site.id} and day between ${from}::date and ${to}::date group by 1`.execute(db),
   ]);
 
   const platforms = new Map<string, { visits: number; mix: VerificationMix }>();
@@ -305,7 +339,7 @@ export async function siteEvents(db: Kysely<Database>, site: AgentSite, f: Event
   };
 }
 
-export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Window) {
+export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Window, f: TrafficFilter = {}) {
   const { rows } = await sql<{
     platform: string;
     agent: string;
@@ -316,7 +350,7 @@ export async function siteAgents(db: Kysely<Database>, site: AgentSite, w: Windo
     last_at: Date;
   }>`
     select platform, agent, type, verification, sum(visits)::bigint as visits, min(first_at) as first_at, max(last_at) as last_at
-    from agent_rollup_days(${site.id}, ${windowStart(w)}::timestamptz) group by 1, 2, 3, 4`.execute(db);
+    from ${agentDaySource(site, daySpan(w), f)} d group by 1, 2, 3, 4`.execute(db);
   interface Acc {
     visits: number;
     first: Date;
@@ -382,28 +416,62 @@ export async function citabilityOf(db: Kysely<Database>, urls: string[]) {
   );
 }
 
-export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window, limit: number) {
-  await foldPages(db, site.id);
-  const from = day(windowStart(w)); // the day grain of the page rollups, as siteStats
+interface PagePlatformRow {
+  path: string;
+  platform: string;
+  visits: string;
+  errors: string;
+  not_found: string;
+  total: string;
+}
+
+/** The `limit` most visited pages of the window split by platform, most visited first. */
+async function rankedPageRows(
+  db: Kysely<Database>,
+  site: AgentSite,
+  w: Window,
+  f: TrafficFilter,
+  limit: number,
+): Promise<PagePlatformRow[]> {
+  const span = daySpan(w); // the day grain of the page rollups, as siteStats
+  if (!openAndUnfiltered(w, f)) {
+    const { rows } = await sql<PagePlatformRow>`
+      with c as (
+        select path, platform, sum(visits)::bigint as visits, sum(errors)::bigint as errors,
+          sum(not_found)::bigint as not_found
+        from ${pagePlatformSource(site, span, f)} s group by 1, 2
+      ), top as (
+        select path, sum(visits)::bigint as total from c group by path order by total desc, path limit ${limit}
+      )
+      select c.*, top.total from c join top using (path) order by top.total desc, c.path, c.visits desc`.execute(
+      db,
+    );
+    return rows;
+  }
   // Rank on the per-path table, then split only the ranked pages by platform.
-  const { rows } = await sql<{
-    path: string;
-    platform: string;
-    visits: string;
-    errors: string;
-    not_found: string;
-    total: string;
-  }>`
+  const { rows } = await sql<PagePlatformRow>`
     with top as (
-      select path, visits as total from agent_path_totals(${site.id}, ${from}::date)
+      select path, visits as total from agent_path_totals(${site.id}, ${span.from}::date)
       order by total desc, path limit ${limit}
     )
     select p.path, p.platform, sum(p.visits)::bigint as visits, sum(p.errors)::bigint as errors,
       sum(p.not_found)::bigint as not_found, top.total
     from top join agent_page_rollups p
-      on p.site_id = ${site.id} and p.path = top.path and p.day >= ${from}::date
+      on p.site_id = ${site.id} and p.path = top.path and p.day >= ${span.from}::date
     group by p.path, p.platform, top.total
     order by top.total desc, p.path, visits desc`.execute(db);
+  return rows;
+}
+
+export async function sitePages(
+  db: Kysely<Database>,
+  site: AgentSite,
+  w: Window,
+  limit: number,
+  f: TrafficFilter = {},
+) {
+  await foldPages(db, site.id);
+  const rows = await rankedPageRows(db, site, w, f, limit);
   const pages = new Map<
     string,
     { path: string; visits: number; errors: number; notFound: number; platforms: Record<string, number> }
@@ -442,11 +510,14 @@ export async function sitePages(db: Kysely<Database>, site: AgentSite, w: Window
  * "visits over time by platform" chart). Days without rows are absent; siteStats().daily says which
  * days are covered.
  */
-export async function siteDailyByPlatform(db: Kysely<Database>, site: AgentSite, w: Window) {
+export async function siteDailyByPlatform(
+  db: Kysely<Database>,
+  site: AgentSite,
+  w: Window,
+  f: TrafficFilter = {},
+) {
   const { rows } = await sql<{ day: string; platform: string; visits: string }>`
     select to_char(day, 'YYYY-MM-DD') as day, platform, sum(visits)::bigint as visits
-    from agent_rollup_days(${site.id}, ${windowStart(w)}::timestamptz) group by 1, 2 order by 1, 2`.execute(
-    db,
-  );
+    from ${agentDaySource(site, daySpan(w), f)} d group by 1, 2 order by 1, 2`.execute(db);
   return rows.map((r) => ({ date: r.day, platform: r.platform, visits: Number(r.visits) }));
 }

@@ -235,6 +235,21 @@ export async function createInvite(
   return { link: `${deps.config.publicSiteUrl}/invite/${token}`, expiresAt: row.expires_at, variant };
 }
 
+/**
+ * An invitation's link by email to the invited address (`sightline invites create --mail`). Awaited:
+ * the operator is told whether it went out. Without SMTP the mailer writes it to the log.
+ */
+export async function mailInvite(
+  mailer: Mailer,
+  invite: { email: string; tier: ApiTier; link: string; expiresAt: Date },
+): Promise<void> {
+  await mailer.send({
+    to: normalizeEmail(invite.email),
+    subject: 'Your invitation to Sightline',
+    text: `You are invited to Sightline (${invite.tier} tier). Choose a password to create your account and get your API key:\n\n${invite.link}\n\nThe link works once, until ${invite.expiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC.\n`,
+  });
+}
+
 export async function getInvite(db: Kysely<Database>, token: string) {
   const t = await liveToken(db, 'invite', token);
   return t ? { email: t.email, variant: t.variant!, tier: t.tier! } : null;

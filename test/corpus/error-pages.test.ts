@@ -142,6 +142,13 @@ describe('directory listings of the common servers are recognised, real pages ar
   it('pages about indexes are not listings', () => {
     assert.equal(directoryListingServer('<title>Index of Economic Freedom</title><h1>Index</h1>'), null);
     assert.equal(directoryListingServer('<title>Our directory of members</title>'), null);
+    // A page that explains listings names IIS's link text without being one.
+    assert.equal(
+      directoryListingServer(
+        '<main><p>IIS writes <code>[To Parent Directory]</code> atop its listing.</p></main>',
+      ),
+      null,
+    );
   });
   it('the corpus pages are not listings', { skip: present ? false : 'no corpus' }, () => {
     for (const f of [

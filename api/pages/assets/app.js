@@ -94,7 +94,8 @@
     (table.closest('.table-wrap') ?? table).after(button);
   }
 
-  // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count'}.
+  // Charts: data-chart holds {x: epoch seconds[], series: [{label, values}], y?: 'count',
+  // xRange?: [first, last] epoch seconds (a chosen date range: the axis spans it)}.
   // Dates read as the rest of the page does (UTC, "28 Nov 2026, 14:05 UTC"); the x axis spans
   // the data (a single scan is a dot in a one-day window, not a two-year axis); legends show the
   // latest values until a point is hovered.
@@ -127,13 +128,17 @@
       const last = data.x[lastIdx];
       // Half a day either side of a lone point; a sliver of margin around a real span.
       const margin = last > first ? (last - first) * 0.03 : 43200;
-      const spanDays = (last - first) / 86400;
+      // A chosen date range (data.xRange: first and last day) is the axis, with the same margins.
+      const [lo, hi] = data.xRange ?? [first, last];
+      const xMargin = data.xRange ? Math.max((hi - lo) * 0.03, 43200) : margin;
+      const xRange = [lo - xMargin, hi + xMargin];
+      const spanDays = (hi - lo) / 86400;
       const opts = {
         width: width(),
         height: 200,
         tzDate: (ts) => window.uPlot.tzDate(new Date(ts * 1000), 'Etc/UTC'),
         scales: {
-          x: { time: true, range: () => [first - margin, last + margin] },
+          x: { time: true, range: () => xRange },
           // Scores run 0-100; counts (data.y === 'count') start at 0 and grow with the data.
           y:
             data.y === 'count'

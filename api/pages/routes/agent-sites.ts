@@ -1,4 +1,5 @@
 import type { Context } from 'koa';
+import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import { z } from 'zod';
 import {
@@ -17,10 +18,12 @@ import {
   siteStats,
 } from '../../../shared/agent-traffic/stats.ts';
 import { agentDataFreshness } from '../../../shared/agent-verification/sources-age.ts';
+import type { Database } from '../../../shared/db/database.ts';
 import { AppError } from '../../../shared/errors.ts';
 import { getScan } from '../../../shared/scans/scans.ts';
 import { AGENT_READABILITY, modelResult } from '../../presenters/scan.ts';
 import { type CitabilityView, renderAgentSite, renderAgentSites } from '../agent-sites-pages.ts';
+import { type DashboardQuery, parseDashboardQuery } from '../dashboard-query.ts';
 import { definePage, type PageDef } from '../page.ts';
 import { accountOf, html200, type PageKit, viewerOf, type Web } from '../web.ts';
 
@@ -106,6 +109,25 @@ export function agentSiteRoutes(kit: PageKit): PageDef[] {
   ];
 }
 
+/**
+ * The window of the dashboard's range. A range that the database cannot take (a start in the
+ * future) becomes a problem on the query, and the default range is shown.
+ */
+async function dashboardWindow(db: Kysely<Database>, q: DashboardQuery) {
+  const r = q.range;
+  try {
+    return r.kind === 'custom'
+      ? await resolveWindow(db, `${r.from}T00:00:00Z`, 30, r.to)
+      : await resolveWindow(db, undefined, r.days); // since N days ago, as the API's default `since`
+  } catch (err) {
+    if (!(err instanceof AppError) || err.status >= 500) throw err;
+    q.problems.push(`Custom range: ${err.detail.replace(/^since/, 'the start date')}`);
+    q.range = { kind: 'preset', days: 30 };
+    q.chosen = false;
+    return resolveWindow(db);
+  }
+}
+
 /** One agent site's dashboard: traffic, agents, pages, insights and its citability scan. */
 function agentSitePage({ services }: PageKit): PageDef {
   const { db, config } = services;
@@ -116,13 +138,17 @@ function agentSitePage({ services }: PageKit): PageDef {
     params: SiteParams,
     handler: async (ctx, web, { params: { id } }) => {
       const site = await getSite(db, accountOf(web), id); // another account's: 404
-      const w = await resolveWindow(db);
+      const query = parseDashboardQuery(ctx.query);
+      const w = await dashboardWindow(db, query);
+      const f = query.filter;
+      // Insights judge the last 30 days, unfiltered, whatever the range (they are advice, not counts).
+      const insightsWindow = query.chosen ? await resolveWindow(db) : w;
       const [stats, daily, agents, pages, insights, scans] = await Promise.all([
-        siteStats(db, site, w),
-        siteDailyByPlatform(db, site, w),
-        siteAgents(db, site, w),
-        sitePages(db, site, w, 20),
-        siteInsights(db, site, w),
+        siteStats(db, site, w, f),
+        siteDailyByPlatform(db, site, w, f),
+        siteAgents(db, site, w, f),
+        sitePages(db, site, w, 20, f),
+        siteInsights(db, site, insightsWindow),
         latestScans(db, [site]),
       ]);
       const freshness = await agentDataFreshness(db);
@@ -150,7 +176,9 @@ function agentSitePage({ services }: PageKit): PageDef {
           scan: citability,
           baseUrl: config.publicBaseUrl,
           freshness,
+          query,
         }),
+        query.problems.length ? 400 : 200,
       );
     },
   });

@@ -1,4 +1,9 @@
-import { latestSiteScan, requestSiteScan, siteScan } from '../../../shared/agent-sites/citability-scans.ts';
+import {
+  latestSiteScan,
+  requestSiteScan,
+  SITE_SCAN_ACCESS,
+  siteScan,
+} from '../../../shared/agent-sites/citability-scans.ts';
 import { getSite } from '../../../shared/agent-sites/sites.ts';
 import { agentCorrelation } from '../../../shared/agent-traffic/correlation.ts';
 import type { AgentSite } from '../../../shared/db/tables/agent-traffic.ts';
@@ -65,9 +70,9 @@ export default [
     operationId: 'scanSiteCitability',
     summary: 'Scan a registered site now',
     description:
-      'Starts a fresh scan (full by default) as a job and waits for it up to the wait bound: 200 with the result, else 202 with a Location to poll. One pending scan per site: while one is queued or running, a new request answers with that one.',
+      'Starts a fresh scan (full by default) of the site’s address, or of one page of it (`path`), as a job and waits for it up to the wait bound: 200 with the result, else 202 with a Location to poll. One pending scan per site and address: while one is queued or running, a new request answers with that one.',
     tags,
-    access,
+    access: SITE_SCAN_ACCESS,
     request: { params: SiteParams, body: CitabilityScanBody },
     responses: {
       200: { description: 'Scan finished within the wait bound', schema: SiteCitability },
@@ -76,7 +81,7 @@ export default [
     },
     async handler(ctx, { params, body }, services) {
       const site = await getSite(services.db, ctx.state.principal!.accountId, params.id);
-      const { scan } = await requestSiteScan(services, site, body.mode);
+      const { scan } = await requestSiteScan(services, site, body.mode, body.path);
       const waitMs =
         body.wait === undefined ? services.config.SCAN_WAIT_MS : Math.min(body.wait * 1000, 120_000);
       await answer(ctx, services, site, await awaitScan(services, scan, waitMs));

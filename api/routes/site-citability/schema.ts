@@ -45,6 +45,12 @@ export const CitabilityScanBody = z
       .enum(['full', 'quick'])
       .default('full')
       .describe('full (default) adds a headless-browser render and a Lighthouse run'),
+    path: z
+      .string()
+      .max(2048)
+      .regex(/^\/(?!\/)/, 'a path starting with a single /')
+      .optional()
+      .describe('A page of the site to scan instead of its address: a path on its origin, e.g. /pricing'),
     wait: z.coerce
       .number()
       .int()

@@ -48,8 +48,9 @@ export function directoryListingServer(html: string): string | null {
     if (!text) continue;
     for (const { re, server } of LISTING_HEADINGS) if (re.test(text)) return server;
   }
-  // IIS directory browsing: "[To Parent Directory]" link at the top of a <pre> listing.
-  if (/\[To Parent Directory\]/.test(head)) return 'IIS directory browsing';
+  // IIS directory browsing: "[To Parent Directory]" is the text of a link atop a <pre> listing
+  // (the words alone, say in a page that explains listings, are not one).
+  if (/<a\b[^>]*>\s*\[To Parent Directory\]\s*<\/a>/i.test(head)) return 'IIS directory browsing';
   return null;
 }
 

@@ -441,18 +441,22 @@ describe('the variant B console in a browser', {
     assert.equal(await page.locator('#table-pages tbody tr:visible').count(), 20);
     assert.equal(await showMore.count(), 0);
 
-    // No scan of the site yet; the link runs a free scan, whose agent-readability result then shows.
+    // No scan of the site yet; the link leads to the console's scan of the site (the account's
+    // own limit, not the free scan's), whose progress page turns into the result, which then shows.
     const readability = page.locator('section[aria-labelledby=scan-title]');
     assert.match(await readability.innerText(), /Not scanned yet/);
     await fits(page);
     await shot(page, 'console-agent-site');
     await shot(page, 'console-agent-site-desktop', { width: 1100 });
     await readability.getByRole('link', { name: /Scan .* now/ }).click();
-    assert.equal(await page.getByLabel('Website address').inputValue(), `${site.origin}/`);
-    await page.getByRole('button', { name: 'Scan' }).click();
-    await page.waitForURL(/\/r\/sc_/);
-    await page.getByRole('heading', { name: /Report for/ }).waitFor({ timeout: 60_000 });
-    const scanUrl = new URL(page.url()).pathname;
+    await page.waitForURL(new RegExp(`/console/agent-sites/${siteId}/citability$`));
+    await fits(page);
+    await page.getByLabel(/^Quick/).check();
+    await page.getByRole('button', { name: /Scan .* now/ }).click();
+    await page.waitForURL(/\/citability\/scans\/sc_/);
+    await page.getByText(/Scan done: \d+ out of 100/).waitFor({ timeout: 60_000 });
+    await fits(page);
+    const scanUrl = `/r/${new URL(page.url()).pathname.split('/').at(-1)}`;
     await page.goto(`/console/agent-sites/${siteId}`);
     const scanText = await readability.innerText();
     assert.match(scanText, /Grade [A-F]/);
@@ -464,6 +468,17 @@ describe('the variant B console in a browser', {
     assert.ok(listed.overallScore !== null);
     assert.match(await readability.innerText(), new RegExp(String(listed.overallScore)));
     await shotFrom(page, 'section[aria-labelledby=agents-title]', 'console-agent-site-details');
+
+    // The raw event stream: REST's first page of 100, then the older ones, each fitting 375 px.
+    await page.getByRole('link', { name: 'Every agent visit, newest first' }).click();
+    await page.waitForURL(/\/events$/);
+    assert.equal(await page.locator('#table-events tbody tr').count(), 100);
+    await fits(page);
+    await page.getByRole('link', { name: 'Older events' }).click();
+    await page.waitForURL(/\/events\?cursor=/);
+    assert.equal(await page.locator('#table-events tbody tr').count(), 100);
+    await fits(page);
+    await page.goto(`/console/agent-sites/${siteId}`);
 
     // The shown curl snippet works as pasted.
     const { stdout } = await promisify(execFile)('bash', ['-c', curl]);

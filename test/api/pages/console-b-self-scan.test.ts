@@ -12,8 +12,8 @@ import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-se
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 
 // Sightline's own full scan (render, axe, Lighthouse) of the variant B console pages: the sites
-// list, the answer that shows a new site's ingest token and snippets, and a site's agent-traffic
-// dashboard with data. As in console-self-scan.test.ts, the pages need a session, so their HTML is
+// list, the answer that shows a new site's ingest token and snippets, a site's agent-traffic
+// dashboard with data (also over 7 days, filtered to one page), its raw event stream and its agent-readability scan page. As in console-self-scan.test.ts, the pages need a session, so their HTML is
 // taken signed in and served unchanged (same CSP, same /assets) from a snapshot host.
 
 const chromiumPath = findChromium()?.path;
@@ -31,7 +31,14 @@ describe('Sightline scans its own B console pages', {
   let t: TestStack;
   let snap: FixtureServer;
   const pages = new Map<string, string>();
-  const NAMES = ['/agent-sites', '/agent-site-new', '/agent-site'];
+  const NAMES = [
+    '/agent-sites',
+    '/agent-site-new',
+    '/agent-site',
+    '/agent-site-filtered',
+    '/agent-site-events',
+    '/agent-site-citability',
+  ];
 
   before(async () => {
     const apiPort = await freePort();
@@ -132,6 +139,13 @@ describe('Sightline scans its own B console pages', {
     assert.equal(sent.status, 202, await sent.text());
     pages.set('/agent-sites', await get('/console/agent-sites'));
     pages.set('/agent-site', await get(`/console/agent-sites/${siteId}`));
+    // The same dashboard over 7 days, filtered to one page (range picker, chips, filter links).
+    pages.set(
+      '/agent-site-filtered',
+      await get(`/console/agent-sites/${siteId}?range=7d&page=%2Fguides%2F1`),
+    );
+    pages.set('/agent-site-events', await get(`/console/agent-sites/${siteId}/events`));
+    pages.set('/agent-site-citability', await get(`/console/agent-sites/${siteId}/citability`));
 
     const key = await t.newKey('A', 'agent', { rateLimit: 10_000 });
     const results: string[] = [];

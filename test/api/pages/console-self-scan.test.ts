@@ -30,7 +30,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
     const apiPort = await freePort();
     const apiOrigin = `http://127.0.0.1:${apiPort}`;
     const routes: Record<string, (req: unknown, res: import('node:http').ServerResponse) => unknown> = {};
-    for (const name of ['/console', '/keys', '/sites', '/account']) {
+    for (const name of ['/console', '/keys', '/sites', '/site', '/account']) {
       routes[name] = (_req, res) =>
         res
           .writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP })
@@ -47,6 +47,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
     t = await startTestStack({
       PORT: String(apiPort),
       SCAN_ALLOW_HOSTS: `127.0.0.1:${apiPort},127.0.0.1:${snap.port}`,
+      AUDIT_FULL_PAGES: '0',
     });
   });
   after(async () => {
@@ -103,6 +104,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       ['/console', '/console'],
       ['/keys', '/console/keys'],
       ['/sites', '/console/sites'],
+      ['/site', `/console/sites/${site.id}`],
       ['/account', '/console/account'],
     ]) {
       const r = await fetch(t.url + path, { headers: { accept: 'text/html', cookie } });
@@ -111,6 +113,7 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
     }
 
     const key = await t.newKey('A', 'agent', { rateLimit: 10_000 });
+    const auditReport = await deliveredAuditReport(t, key);
     const targets = [
       `${t.url}/`,
       `${t.url}/signin`,
@@ -118,7 +121,9 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       `${snap.origin}/console`,
       `${snap.origin}/keys`,
       `${snap.origin}/sites`,
+      `${snap.origin}/site`,
       `${snap.origin}/account`,
+      auditReport,
     ];
     // The free scan's report page too: the report of the first scan (of `/`), once it exists.
     let reportAdded = false;
@@ -137,8 +142,9 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
         .select('artifacts')
         .where('id', '=', res.body.scanId)
         .executeTakeFirstOrThrow();
-      const lh = (scan.artifacts as { Lighthouse?: { categories?: Record<string, number | null> } })
-        .Lighthouse;
+      const lh = (
+        scan.artifacts as { Lighthouse?: { categories?: Record<string, number | null>; error?: string } }
+      ).Lighthouse;
       const lhA11y = Math.round((lh?.categories?.accessibility ?? 0) * 100);
       if (!reportAdded) {
         targets.push(`${t.url}/r/${res.body.scanId}`);
@@ -149,9 +155,28 @@ describe('Sightline scans its own pages', { skip: chromiumPath ? false : 'no Chr
       );
       if (a11y.score < 95) failures.push(`${url} accessibility ${a11y.score}: ${a11y.issues.join('; ')}`);
       if (mobile.score < 90) failures.push(`${url} mobile ${mobile.score}: ${mobile.issues.join('; ')}`);
-      if (lhA11y < 95) failures.push(`${url} Lighthouse accessibility ${lhA11y}`);
+      if (lhA11y < 95)
+        failures.push(`${url} Lighthouse accessibility ${lhA11y}${lh?.error ? ` (${lh.error})` : ''}`);
     }
     console.log(results.join('\n'));
     assert.deepEqual(failures, [], failures.join('\n'));
   });
 });
+
+/** An audit of our own `/`, ordered with the key and followed until delivered: its report URL. */
+async function deliveredAuditReport(t: TestStack, key: string): Promise<string> {
+  const placed = await call(t.url, '/api/v1/audit', {
+    method: 'POST',
+    key,
+    body: { product: 'seo_audit', target_url: `${t.url}/` },
+  });
+  assert.equal(placed.status, 201, placed.text);
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const order = await call(t.url, `/api/v1/audit/${placed.body.order_id}`, { key });
+    if (order.body.status === 'delivered') return order.body.report_url as string;
+    assert.notEqual(order.body.status, 'failed', order.text);
+    assert.ok(Date.now() < deadline, `audit not delivered: ${order.text}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}

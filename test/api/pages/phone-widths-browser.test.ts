@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, type Page, chromium as playwright } from 'playwright-core';
 import { GUIDES } from '../../../api/pages/docs.ts';
+import { takeToken } from '../../../shared/accounts/rate-limit.ts';
+import { registerSite } from '../../../shared/agent-sites/sites.ts';
 import type { CrawledPage } from '../../../shared/audits/crawl.ts';
 import { buildReport } from '../../../shared/audits/report.ts';
 import { renderReportHtml } from '../../../shared/audits/report-html.ts';
@@ -10,11 +12,13 @@ import { findChromium, STANDARD_ARGS } from '../../../worker/browser/chromium.ts
 import { startTestApi, type TestApi } from '../../helpers/api.ts';
 import { html, page as pageArtifact, resources, robots, sitemap } from '../../helpers/artifact-factory.ts';
 import { skipUnlessBrowser } from '../../helpers/browser.ts';
+import { signedInPerson } from '../../helpers/console.ts';
 
 // docs/console.md promises that every page fits a 375 px phone: this walks the pages a person
 // reaches without an account (the console's own pages are walked signed in by
-// console-browser.test.ts and console-b-browser.test.ts) and an audit report full of long
-// URLs, and fails on any sideways scroll.
+// console-browser.test.ts and console-b-browser.test.ts), a B site's event stream and scan pages
+// with long paths and user agents, and an audit report full of long URLs, and fails on any
+// sideways scroll.
 
 const installed = findChromium();
 const WIDTH = 375;
@@ -78,6 +82,51 @@ describe('every page at 375 px', { skip: skipUnlessBrowser(installed) }, () => {
     await page.goto(`${t.url}/docs`);
     await page.waitForSelector('.opblock', { timeout: 30_000 });
     await assertFits(page, '/docs');
+  });
+
+  it('a B site’s event stream and citability scan pages (progress, limit reached)', async () => {
+    const me = await signedInPerson(t, 'phone-b@console.test', { tier: 'intelligence' });
+    const made = await registerSite(t.handle.db, {
+      accountId: me.accountId,
+      url: `https://a-rather-long-shop-name.example.test/${'catalogue-'.repeat(6)}`,
+      label: 'A shop with a rather long label for a phone',
+    });
+    const id = made.site.id;
+    const ua = `Mozilla/5.0 (compatible; GPTBot/1.1; +https://openai.com/gptbot) ${'x'.repeat(200)}`;
+    const requests = Array.from({ length: 30 }, (_, i) => ({
+      time: new Date(Date.now() - i * 1000).toISOString(),
+      method: 'GET',
+      path: `/collections/${'hand-made-ceramics-'.repeat(6)}${i}`,
+      status: 200,
+      ip: '2001:db8:85a3:0000:0000:8a2e:0370:7334',
+      user_agent: ua,
+    }));
+    const sent = await fetch(`${t.url}/api/v1/collect`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${made.ingestToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ site: made.site.tracking_id, requests }),
+    });
+    assert.equal(sent.status, 202, await sent.text());
+    // No worker here: the scan the form asks for stays queued, so its progress page shows.
+    const scan = await me.post(`/console/agent-sites/${id}/citability/scan`, { mode: 'quick' });
+    assert.equal(scan.status, 303);
+    const page = await phone();
+    const [name, value] = me.cookie.split('=') as [string, string];
+    await page.context().addCookies([{ name, value, url: t.url }]);
+    for (const p of [
+      `/console/agent-sites/${id}/events`,
+      `/console/agent-sites/${id}/citability`,
+      scan.location!,
+    ]) {
+      const res = await page.goto(`${t.url}${p}`);
+      assert.equal(res?.status(), 200, p);
+      await assertFits(page, p);
+    }
+    for (let i = 0; i < 100; i++) await takeToken(t.handle.db, `account:${me.accountId}`, 100);
+    await page.goto(`${t.url}/console/agent-sites/${id}/citability`);
+    await page.getByRole('button', { name: /Scan .* now/ }).click();
+    await page.getByText(/Your account has used its 100 calls this hour/).waitFor();
+    await assertFits(page, 'the limit-reached page');
   });
 
   it('an audit report with long URLs, long check messages and wide tables', async () => {
