@@ -33,7 +33,7 @@ export const bSiteOutbox: AlertOutbox = {
         accountId: a.account_id,
         url: a.webhook_url,
         subject: endpointSubject(a.webhook_id),
-        secret: a.secret,
+        secret: a.secret ?? undefined,
       }),
     );
   },

@@ -8,7 +8,6 @@ import type { ScanMode } from '../db/tables/scans.ts';
 import type { Logger } from '../logger.ts';
 import { bSiteScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { isGatherError } from '../scan-engine/artifacts.ts';
 import type { BrowserProvider } from '../scan-engine/browser.ts';
 import type { ModelScore } from '../scan-engine/engine.ts';
 import { agentReadabilityModel } from '../scan-engine/models/agent-readability.ts';
@@ -17,6 +16,8 @@ import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-s
 import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, slotLogFields, type WatchCurrent, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
+import { type PageDown, pageDown } from '../watch/page-down.ts';
+import { recordAlerts } from '../watch/record-alerts.ts';
 import { decideThresholdAlerts } from '../watch/rules/thresholds.ts';
 import { alertEndpointsFor } from '../webhooks/endpoints.ts';
 import { bSiteOutbox } from './deliver.ts';
@@ -34,7 +35,7 @@ export interface BSiteScanDeps {
   browser: BrowserProvider;
 }
 
-type Measured = ({ status: 'ok' } & WatchScores) | { status: 'down'; reason: string; code: string };
+type Measured = ({ status: 'ok' } & WatchScores) | PageDown;
 
 /**
  * Down means the page could not be fetched: no answer at all, or a server error (5xx). A dimension
@@ -42,13 +43,8 @@ type Measured = ({ status: 'ok' } & WatchScores) | { status: 'down'; reason: str
  * scores, so it can neither drop nor recover.
  */
 export function measureB(outcome: ScanOutcome): Measured {
-  const page = outcome.artifacts.Page;
-  if (!page || isGatherError(page)) {
-    const e = page && isGatherError(page) ? page.error : { message: 'page not gathered', code: undefined };
-    return { status: 'down', reason: e.message, code: e.code ?? 'site_unreachable' };
-  }
-  if (page.status >= 500)
-    return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
+  const down = pageDown(outcome, 500);
+  if (down) return down;
   const r = outcome.results[agentReadabilityModel.id] as ModelScore;
   const dimensions: BDimensionScores = {};
   for (const d of r.dimensions) if (d.score !== null) dimensions[d.id] = d.score;
@@ -191,25 +187,12 @@ async function raiseEndpointAlerts(
         .onConflict((oc) => oc.columns(['webhook_id', 'site_id', 'metric']).doNothing())
         .execute();
     if (decision.alerts.length === 0) continue;
-    await trx
-      .insertInto('watch_alerts')
-      .values(
-        decision.alerts.map((a) => ({
-          watch_scan_id: slot.id,
-          webhook_id: endpoint.id,
-          agent_site_id: site.id,
-          metric: a.metric,
-          alert_type: a.type,
-          dimension: a.dimension,
-          previous_score: a.previousScore,
-          current_score: a.currentScore,
-          delta: a.delta,
-          message: a.message,
-          scanned_at: slot.scannedAt,
-        })),
-      )
-      .onConflict((oc) => oc.doNothing())
-      .execute();
+    await recordAlerts(
+      trx,
+      { id: slot.id, scannedAt: slot.scannedAt },
+      { agent_site_id: site.id, webhook_id: endpoint.id },
+      decision.alerts,
+    );
     raised.push(...decision.alerts);
   }
   return raised;

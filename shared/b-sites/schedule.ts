@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded } from '../metrics.ts';
+import { type ClaimCounts, type FanoutOptions, type FanoutResult, fanOut } from '../watch/schedule.ts';
 
 // The weekly scheduler of registered B sites (interface.md: Mondays 03:00 UTC), built like the
 // monitoring fan-out: due-ness is row state (b_site_schedules.next_scan_due_at), so a run claims
@@ -17,70 +18,49 @@ export const B_SITE_SCAN_PRIORITY = 10;
 /** One pending weekly scan per site: a newer claim replaces a job that has not started. */
 export const B_SITE_JOB_KEY_PREFIX = 'b_site_scan:';
 
-export interface BFanoutOptions {
-  batch: number;
-  /** Tests drive the schedule with this; in production the database clock decides. */
-  asOf?: Date;
-  signal?: AbortSignal;
+/** Claims due registered sites in batches and enqueues b_site_scan jobs (watch/schedule.ts). */
+export function fanOutBSites(db: Kysely<Database>, opts: FanoutOptions): Promise<FanoutResult> {
+  return fanOut((asOf, batch) => claimDueBSites(db, asOf, batch), opts);
 }
 
-export interface BFanoutResult {
-  /** Due rows moved to their next slot. */
-  claimed: number;
-  /** Jobs enqueued (claimed sites of optimisation-tier accounts). */
-  scheduled: number;
-  batches: number;
-}
-
-export async function fanOutBSites(db: Kysely<Database>, opts: BFanoutOptions): Promise<BFanoutResult> {
-  const asOf = opts.asOf ?? null;
-  let claimed = 0;
-  let scheduled = 0;
-  let batches = 0;
-  while (!opts.signal?.aborted) {
-    const { rows } = await sql<{ claimed: number; added: number }>`
-      with due as (
-        select d.site_id, d.next_scan_due_at as due_at
-          from b_site_schedules d
-         where d.next_scan_due_at <= coalesce(${asOf}::timestamptz, now())
-         order by d.next_scan_due_at
-         limit ${opts.batch}
-           for update of d skip locked
-      ), claimed as (
-        update b_site_schedules d
-           set next_scan_due_at = b_sites_next_slot(coalesce(${asOf}::timestamptz, now()))
-          from due
-         where d.site_id = due.site_id
-        returning d.site_id, due.due_at
-      ), eligible as (
-        select c.site_id, c.due_at
-          from claimed c
-          join agent_sites s on s.id = c.site_id
-          join accounts a on a.id = s.account_id
-         where a.variant = 'B' and a.tier = 'optimisation'
-      ), specs as (
-        select coalesce(array_agg(row(
-                 ${B_SITE_SCAN_TASK}::text,
-                 json_build_object('siteId', e.site_id::text, 'dueAt', floor(extract(epoch from e.due_at) * 1000)::bigint),
-                 null::text,
-                 null::timestamptz,
-                 ${B_SITE_SCAN_ATTEMPTS}::int,
-                 ${B_SITE_JOB_KEY_PREFIX}::text || e.site_id,
-                 ${B_SITE_SCAN_PRIORITY}::int,
-                 null::text[]
-               )::graphile_worker.job_spec), '{}') as a
-          from eligible e
-      )
-      select (select count(*)::int from claimed) as claimed,
-             (select count(*)::int from specs, graphile_worker.add_jobs(specs.a)) as added`.execute(db);
-    const n = rows[0]?.claimed ?? 0;
-    if (n === 0) break;
-    batches++;
-    claimed += n;
-    const added = rows[0]?.added ?? 0;
-    scheduled += added;
-    if (added) jobsAdded.inc({ task: B_SITE_SCAN_TASK }, added);
-    if (n < opts.batch) break;
-  }
-  return { claimed, scheduled, batches };
+/** One batch: every due row moves on; sites of optimisation-tier accounts get a job. */
+async function claimDueBSites(db: Kysely<Database>, asOf: Date | null, batch: number): Promise<ClaimCounts> {
+  const { rows } = await sql<{ claimed: number; added: number }>`
+    with due as (
+      select d.site_id, d.next_scan_due_at as due_at
+        from b_site_schedules d
+       where d.next_scan_due_at <= coalesce(${asOf}::timestamptz, now())
+       order by d.next_scan_due_at
+       limit ${batch}
+         for update of d skip locked
+    ), claimed as (
+      update b_site_schedules d
+         set next_scan_due_at = b_sites_next_slot(coalesce(${asOf}::timestamptz, now()))
+        from due
+       where d.site_id = due.site_id
+      returning d.site_id, due.due_at
+    ), eligible as (
+      select c.site_id, c.due_at
+        from claimed c
+        join agent_sites s on s.id = c.site_id
+        join accounts a on a.id = s.account_id
+       where a.variant = 'B' and a.tier = 'optimisation'
+    ), specs as (
+      select coalesce(array_agg(row(
+               ${B_SITE_SCAN_TASK}::text,
+               json_build_object('siteId', e.site_id::text, 'dueAt', floor(extract(epoch from e.due_at) * 1000)::bigint),
+               null::text,
+               null::timestamptz,
+               ${B_SITE_SCAN_ATTEMPTS}::int,
+               ${B_SITE_JOB_KEY_PREFIX}::text || e.site_id,
+               ${B_SITE_SCAN_PRIORITY}::int,
+               null::text[]
+             )::graphile_worker.job_spec), '{}') as a
+        from eligible e
+    )
+    select (select count(*)::int from claimed) as claimed,
+           (select count(*)::int from specs, graphile_worker.add_jobs(specs.a)) as added`.execute(db);
+  const added = rows[0]?.added ?? 0;
+  if (added) jobsAdded.inc({ task: B_SITE_SCAN_TASK }, added);
+  return { claimed: rows[0]?.claimed ?? 0, added };
 }

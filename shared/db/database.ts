@@ -38,8 +38,8 @@ import type { RateLimitBucketsTable } from './tables/rate-limit-buckets.ts';
 import type { RateLimitSecondsTable } from './tables/rate-limit-seconds.ts';
 import type { ScansTable } from './tables/scans.ts';
 import type { SubscriptionsTable } from './tables/subscriptions.ts';
-import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.ts';
 import type { WatchAlertsTable, WatchScansTable } from './tables/watch.ts';
+import type { WebhookDeliveriesTable } from './tables/webhook-deliveries.ts';
 import type { WorkerHeartbeatsTable } from './tables/worker-heartbeats.ts';
 
 // The typed view of our tables (sql/ is the source of truth; keep these in step with it).

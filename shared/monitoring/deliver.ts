@@ -4,7 +4,7 @@ import { monitorAlerts } from '../metrics.ts';
 import { ALERT_COLUMNS, type AlertOutbox, pendingAlert } from '../watch/deliver.ts';
 
 /**
- * Where A monitoring alerts wait and go: monitor_alerts, sent to the site's webhook_url (signed
+ * Where A monitoring alerts wait and go: monitor_alerts, sent to the site's webhook endpoint (signed
  * with the account's secret). An alert whose site lost its webhook is kept for the status page.
  */
 export const monitorOutbox: AlertOutbox = {
@@ -14,7 +14,8 @@ export const monitorOutbox: AlertOutbox = {
     const rows = await db
       .selectFrom('monitor_alerts as a')
       .innerJoin('monitored_sites as m', 'm.id', 'a.site_id')
-      .select([...ALERT_COLUMNS, 'm.account_id', 'm.url', 'm.webhook_url'])
+      .leftJoin('webhook_endpoints as e', 'e.id', 'm.webhook_endpoint_id')
+      .select([...ALERT_COLUMNS, 'm.account_id', 'm.url', 'e.url as webhook_url'])
       .where('a.site_id', '=', siteId)
       .where('a.delivery_status', '=', 'pending')
       .orderBy('a.id')

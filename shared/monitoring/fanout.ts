@@ -1,7 +1,7 @@
-import { performance } from 'node:perf_hooks';
 import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded, monitorFanoutDuration, monitorScansScheduled, monitorSitesDue } from '../metrics.ts';
+import { type ClaimCounts, type FanoutOptions, type FanoutResult, fanOut } from '../watch/schedule.ts';
 import {
   MONITOR_JOB_KEY_PREFIX,
   MONITOR_SCAN_ATTEMPTS,
@@ -22,80 +22,60 @@ import {
 
 export const PERIOD_SECONDS = { daily: 86_400, weekly: 604_800 } as const;
 
-export interface FanoutOptions {
-  /** Sites claimed (and jobs added) per statement. */
-  batch: number;
-  /** Tests drive the schedule with this; in production it is unset and the database clock decides. */
-  asOf?: Date;
-  /** Stops between batches (what is left stays due for the next run). */
-  signal?: AbortSignal;
-}
-
-export interface FanoutResult {
-  scheduled: number;
-  batches: number;
-  /** Time spent in the claiming statements. */
-  busyMs: number;
-}
-
+/** Claims due monitored sites in batches and enqueues their monitor_scan jobs (watch/schedule.ts). */
 export async function fanOutDueSites(db: Kysely<Database>, opts: FanoutOptions): Promise<FanoutResult> {
   const end = monitorFanoutDuration.startTimer();
-  const asOf = opts.asOf ?? null;
-  let scheduled = 0;
-  let batches = 0;
-  let busyMs = 0;
   try {
-    while (!opts.signal?.aborted) {
-      const started = performance.now();
-      const { rows } = await sql<{ claimed: number; added: number }>`
-        with due as (
-          select m.id, m.next_scan_due_at as due_at,
-                 case s.scan_frequency when 'daily' then ${PERIOD_SECONDS.daily}::bigint
-                                       else ${PERIOD_SECONDS.weekly}::bigint end as period
-            from monitored_sites m
-            join subscriptions s on s.account_id = m.account_id and s.status = 'active'
-           where m.status = 'active'
-             and m.next_scan_due_at <= coalesce(${asOf}::timestamptz, now())
-           order by m.next_scan_due_at
-           limit ${opts.batch}
-             for update of m skip locked
-             for share of s skip locked
-        ), claimed as (
-          update monitored_sites m
-             set next_scan_due_at = monitor_next_due(m.id, due.period, coalesce(${asOf}::timestamptz, now()))
-            from due
-           where m.id = due.id
-          returning m.id, due.due_at
-        ), specs as (
-          select count(*)::int as n,
-                 array_agg(row(
-                   ${MONITOR_SCAN_TASK}::text,
-                   json_build_object('siteId', c.id::text, 'dueAt', floor(extract(epoch from c.due_at) * 1000)::bigint),
-                   null::text,
-                   null::timestamptz,
-                   ${MONITOR_SCAN_ATTEMPTS}::int,
-                   ${MONITOR_JOB_KEY_PREFIX}::text || c.id,
-                   ${MONITOR_SCAN_PRIORITY}::int,
-                   null::text[]
-                 )::graphile_worker.job_spec) as a
-            from claimed c
-        )
-        select n as claimed, (select count(*)::int from graphile_worker.add_jobs(a)) as added
-          from specs
-         where n > 0`.execute(db);
-      const took = performance.now() - started;
-      busyMs += took;
-      const claimed = rows[0]?.claimed ?? 0;
-      if (claimed === 0) break;
-      batches++;
-      scheduled += claimed;
-      monitorScansScheduled.inc(claimed);
-      jobsAdded.inc({ task: MONITOR_SCAN_TASK }, claimed);
-      if (claimed < opts.batch) break;
-    }
+    const result = await fanOut((asOf, batch) => claimDueSites(db, asOf, batch), opts);
+    monitorSitesDue.set(result.claimed);
+    return result;
   } finally {
     end();
   }
-  monitorSitesDue.set(scheduled);
-  return { scheduled, batches, busyMs: Math.round(busyMs) };
+}
+
+/** One batch: claim, reschedule and enqueue in one statement. */
+async function claimDueSites(db: Kysely<Database>, asOf: Date | null, batch: number): Promise<ClaimCounts> {
+  const { rows } = await sql<{ claimed: number; added: number }>`
+    with due as (
+      select m.id, m.next_scan_due_at as due_at,
+             case s.scan_frequency when 'daily' then ${PERIOD_SECONDS.daily}::bigint
+                                   else ${PERIOD_SECONDS.weekly}::bigint end as period
+        from monitored_sites m
+        join subscriptions s on s.account_id = m.account_id and s.status = 'active'
+       where m.status = 'active'
+         and m.next_scan_due_at <= coalesce(${asOf}::timestamptz, now())
+       order by m.next_scan_due_at
+       limit ${batch}
+         for update of m skip locked
+         for share of s skip locked
+    ), claimed as (
+      update monitored_sites m
+         set next_scan_due_at = monitor_next_due(m.id, due.period, coalesce(${asOf}::timestamptz, now()))
+        from due
+       where m.id = due.id
+      returning m.id, due.due_at
+    ), specs as (
+      select count(*)::int as n,
+             array_agg(row(
+               ${MONITOR_SCAN_TASK}::text,
+               json_build_object('siteId', c.id::text, 'dueAt', floor(extract(epoch from c.due_at) * 1000)::bigint),
+               null::text,
+               null::timestamptz,
+               ${MONITOR_SCAN_ATTEMPTS}::int,
+               ${MONITOR_JOB_KEY_PREFIX}::text || c.id,
+               ${MONITOR_SCAN_PRIORITY}::int,
+               null::text[]
+             )::graphile_worker.job_spec) as a
+        from claimed c
+    )
+    select n as claimed, (select count(*)::int from graphile_worker.add_jobs(a)) as added
+      from specs
+     where n > 0`.execute(db);
+  const claimed = rows[0]?.claimed ?? 0;
+  if (claimed > 0) {
+    monitorScansScheduled.inc(claimed);
+    jobsAdded.inc({ task: MONITOR_SCAN_TASK }, claimed);
+  }
+  return { claimed, added: rows[0]?.added ?? 0 };
 }

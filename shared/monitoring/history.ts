@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import type { MonitorScan } from '../db/tables/monitor-scans.ts';
 import type { MonitoredSite } from '../db/tables/monitored-sites.ts';
+import { selectSites } from './site-rows.ts';
 import { HISTORY_LENGTH } from './sites.ts';
 
 // The console's view of an account's monitoring: every site (own and competitors) with its
@@ -17,10 +18,10 @@ export async function sitesWithHistory(
   accountId: string,
   opts: { siteId?: string; length?: number } = {},
 ): Promise<SiteWithHistory[]> {
-  let q = db.selectFrom('monitored_sites').selectAll().where('account_id', '=', accountId);
-  if (opts.siteId !== undefined) q = q.where('id', '=', opts.siteId);
+  let q = selectSites(db).where('m.account_id', '=', accountId);
+  if (opts.siteId !== undefined) q = q.where('m.id', '=', opts.siteId);
   // Own sites first, then competitors.
-  const sites = await q.orderBy(sql`site_type = 'own'`, 'desc').orderBy('id').execute();
+  const sites = await q.orderBy(sql`m.site_type = 'own'`, 'desc').orderBy('m.id').execute();
   if (sites.length === 0) return [];
   const ids = sites.map((s) => s.id);
   const history = await db

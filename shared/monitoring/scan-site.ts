@@ -8,7 +8,6 @@ import { notify } from '../jobs/events.ts';
 import type { JobContext } from '../jobs/job.ts';
 import { monitorAlerts, monitorScans } from '../metrics.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
-import { isGatherError } from '../scan-engine/artifacts.ts';
 import type { ModelScore } from '../scan-engine/engine.ts';
 import { monitoringModel } from '../scan-engine/models/monitoring.ts';
 import { SCAN_MODELS } from '../scan-engine/score.ts';
@@ -16,6 +15,8 @@ import { runScan, type ScanOutcome, scanDeadlineMs } from '../scans/gather-and-s
 import { insertFinishedScan } from '../scans/scans.ts';
 import { type AlertDraft, slotLogFields, type WatchScores } from '../watch/alerts.ts';
 import { deliverPendingAlerts } from '../watch/deliver.ts';
+import { type PageDown, pageDown } from '../watch/page-down.ts';
+import { recordAlerts } from '../watch/record-alerts.ts';
 import { decidePointDrops, type PointDropRules } from '../watch/rules/point-drops.ts';
 import { monitorOutbox } from './deliver.ts';
 import { competitorStanding } from './standing.ts';
@@ -34,20 +35,15 @@ export type MonitorScanDeps = JobContext;
 
 export type Measured =
   | { status: 'ok'; overall: number; dimensions: DimensionScores; issues: string[] }
-  | { status: 'down'; reason: string; code: string };
+  | PageDown;
 
 /**
  * Down means the page could not be fetched: no answer at all, or an error status (4xx or 5xx: a
  * monitored page that answers 404 is as gone for its visitors as one that answers 503).
  */
 export function measure(outcome: ScanOutcome): Measured {
-  const page = outcome.artifacts.Page;
-  if (!page || isGatherError(page)) {
-    const e = page && isGatherError(page) ? page.error : { message: 'page not gathered', code: undefined };
-    return { status: 'down', reason: e.message, code: e.code ?? 'site_unreachable' };
-  }
-  if (page.status >= 400)
-    return { status: 'down', reason: `the server answered HTTP ${page.status}`, code: 'http_error' };
+  const down = pageDown(outcome, 400);
+  if (down) return down;
   const r = outcome.results[monitoringModel.id] as ModelScore;
   const dimensions: DimensionScores = {};
   // A check shared by two dimensions (the meta description is SEO and copy) says its sentence
@@ -180,7 +176,7 @@ async function recordSlot(
       // second run for the same slot waits here, then finds the slot taken.
       const row = await trx
         .selectFrom('monitored_sites')
-        .select(['id', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_url'])
+        .select(['id', 'label', 'site_type', 'alert_threshold', 'incident_baseline', 'webhook_endpoint_id'])
         .where('id', '=', site.id)
         .forUpdate()
         .executeTakeFirst();
@@ -232,11 +228,12 @@ async function recordSlot(
       const decision = decide(row, before, measured);
       await recordAlerts(
         trx,
-        { siteId: site.id, scanId: scan.id, scannedAt: scan.scanned_at },
-        decision.alerts,
+        { id: scan.id, scannedAt: scan.scanned_at },
         {
-          hasWebhook: row.webhook_url !== null,
+          monitored_site_id: site.id,
+          delivery_status: row.webhook_endpoint_id !== null ? 'pending' : 'no_webhook',
         },
+        decision.alerts,
       );
       await trx
         .updateTable('monitored_sites')
@@ -244,7 +241,7 @@ async function recordSlot(
         .where('id', '=', site.id)
         .execute();
       await notify(trx, monitorTopic(site.id));
-      return { alerts: decision.alerts, hasWebhook: row.webhook_url !== null };
+      return { alerts: decision.alerts, hasWebhook: row.webhook_endpoint_id !== null };
     });
   } catch (err) {
     if (err instanceof SlotTaken) return undefined;
@@ -316,34 +313,6 @@ function decide(
         ? { status: 'ok', overall: measured.overall, dimensions: measured.dimensions }
         : { status: 'down', reason: measured.reason },
   });
-}
-
-/** The scan's alerts, pending delivery when the site has a webhook, else kept for the status page. */
-async function recordAlerts(
-  trx: Transaction<Database>,
-  scan: { siteId: string; scanId: string; scannedAt: Date },
-  alerts: AlertDraft[],
-  opts: { hasWebhook: boolean },
-): Promise<void> {
-  if (alerts.length === 0) return;
-  await trx
-    .insertInto('watch_alerts')
-    .values(
-      alerts.map((a) => ({
-        monitored_site_id: scan.siteId,
-        watch_scan_id: scan.scanId,
-        alert_type: a.type,
-        dimension: a.dimension,
-        previous_score: a.previousScore,
-        current_score: a.currentScore,
-        delta: a.delta,
-        message: a.message,
-        scanned_at: scan.scannedAt,
-        delivery_status: opts.hasWebhook ? ('pending' as const) : ('no_webhook' as const),
-      })),
-    )
-    .onConflict((oc) => oc.doNothing())
-    .execute();
 }
 
 const zeroScores = (): DimensionScores =>

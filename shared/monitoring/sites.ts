@@ -11,6 +11,7 @@ import { addJob } from '../jobs/queue.ts';
 import { vetTargetUrl } from '../scans/scans.ts';
 import type { Services } from '../services.ts';
 import { MONITOR_SCAN_ATTEMPTS, MONITOR_SCAN_TASK, monitorJobKey } from './jobs.ts';
+import { selectSites, setSiteWebhook } from './site-rows.ts';
 
 // Monitored sites of a subscriber. Every call needs an active subscription; own sites and
 // competitors share its quota, checked under a lock on the subscription row so concurrent adds
@@ -39,11 +40,9 @@ export async function requireSubscription(db: Kysely<Database>, accountId: strin
 
 export async function listSites(services: Services, accountId: string) {
   const subscription = await requireSubscription(services.db, accountId);
-  const sites = await services.db
-    .selectFrom('monitored_sites')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .orderBy('id')
+  const sites = await selectSites(services.db)
+    .where('m.account_id', '=', accountId)
+    .orderBy('m.id')
     .execute();
   return { sites, subscription };
 }
@@ -131,7 +130,6 @@ export async function addSite(services: Services, accountId: string, input: NewS
         url: url.toString(),
         label: input.label ?? defaultLabel(url),
         site_type: input.siteType,
-        webhook_url: webhookUrl,
         alert_threshold: input.alertThreshold,
         ...indexnow,
       })
@@ -146,17 +144,16 @@ export async function addSite(services: Services, accountId: string, input: NewS
         `${url.toString()} is already monitored by this account.`,
       );
     }
-    return site;
+    if (webhookUrl !== null) await setSiteWebhook(trx, site, webhookUrl);
+    return getSite(trx, accountId, Number(site.id));
   });
 }
 
 /** A site of this account (404 for anyone else's: ids are not secrets, but sites are private). */
 export async function getSite(db: Kysely<Database>, accountId: string, id: number): Promise<MonitoredSite> {
-  const site = await db
-    .selectFrom('monitored_sites')
-    .selectAll()
-    .where('id', '=', String(id))
-    .where('account_id', '=', accountId)
+  const site = await selectSites(db)
+    .where('m.id', '=', String(id))
+    .where('m.account_id', '=', accountId)
     .executeTakeFirst();
   if (!site) throw notFound(`No monitored site ${id} on this account.`);
   return site;
@@ -190,24 +187,28 @@ export async function updateSite(services: Services, accountId: string, id: numb
   // A location kept on the stored key: a concurrent PATCH removing that key must not meet the
   // table's check constraint (a 500) but the same 400.
   const onStoredKey = Boolean(patch.indexnowKeyLocation) && patch.indexnowKey === undefined;
-  const updated = await services.db
-    .updateTable('monitored_sites')
-    .set({
-      ...(patch.label !== undefined ? { label: patch.label } : {}),
-      ...(webhookUrl !== undefined ? { webhook_url: webhookUrl } : {}),
-      ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
-      ...(patch.status !== undefined ? { status: patch.status } : {}),
-      ...indexnow,
-      // Resuming a paused site makes it due at once: the next fan-out tick scans it.
-      ...(patch.status === 'active' && site.status === 'paused'
-        ? { next_scan_due_at: sql<Date>`now()` }
-        : {}),
-      updated_at: sql<Date>`now()`,
-    })
-    .where('id', '=', site.id)
-    .$if(onStoredKey, (q) => q.where('indexnow_key', 'is not', null))
-    .returningAll()
-    .executeTakeFirst();
+  const updated = await services.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('monitored_sites')
+      .set({
+        ...(patch.label !== undefined ? { label: patch.label } : {}),
+        ...(patch.alertThreshold !== undefined ? { alert_threshold: patch.alertThreshold } : {}),
+        ...(patch.status !== undefined ? { status: patch.status } : {}),
+        ...indexnow,
+        // Resuming a paused site makes it due at once: the next fan-out tick scans it.
+        ...(patch.status === 'active' && site.status === 'paused'
+          ? { next_scan_due_at: sql<Date>`now()` }
+          : {}),
+        updated_at: sql<Date>`now()`,
+      })
+      .where('id', '=', site.id)
+      .$if(onStoredKey, (q) => q.where('indexnow_key', 'is not', null))
+      .returningAll()
+      .executeTakeFirst();
+    if (!row) return undefined;
+    if (webhookUrl !== undefined) await setSiteWebhook(trx, row, webhookUrl);
+    return getSite(trx, accountId, id);
+  });
   if (updated) return updated;
   // No row: the site was removed meanwhile (getSite answers 404), or its key was.
   await getSite(services.db, accountId, id);
@@ -314,12 +315,10 @@ export async function compareSites(services: Services, accountId: string, siteId
       { field: 'params.siteId', message: 'not an own site' },
     ]);
   }
-  const competitors = await services.db
-    .selectFrom('monitored_sites')
-    .selectAll()
-    .where('account_id', '=', accountId)
-    .where('site_type', '=', 'competitor')
-    .orderBy('id')
+  const competitors = await selectSites(services.db)
+    .where('m.account_id', '=', accountId)
+    .where('m.site_type', '=', 'competitor')
+    .orderBy('m.id')
     .execute();
   const scans = await latestScans(services.db, [own.id, ...competitors.map((c) => c.id)]);
   return { own, competitors, scans };
@@ -357,12 +356,10 @@ export async function statusPageData(
     .where('status', '=', 'active')
     .executeTakeFirst();
   if (!sub) return undefined;
-  const sites = await db
-    .selectFrom('monitored_sites')
-    .selectAll()
-    .where('account_id', '=', sub.account_id)
-    .where('site_type', '=', 'own')
-    .orderBy('id')
+  const sites = await selectSites(db)
+    .where('m.account_id', '=', sub.account_id)
+    .where('m.site_type', '=', 'own')
+    .orderBy('m.id')
     .execute();
   const ids = sites.map((s) => s.id);
   const history =

@@ -187,7 +187,7 @@ export async function sendTestEvent(
     },
     policy: urlPolicy(services),
     subject: endpointSubject(endpoint.id),
-    secret: endpoint.secret,
+    secret: endpoint.secret ?? undefined,
   });
 }
 

@@ -96,7 +96,7 @@ export function webhookRoutes({ services, notFoundPage }: PageKit): PageDef[] {
           siteIds: tickedSites(ctx),
           threshold: { overall: threshold },
         });
-        await hooksPage(ctx, web, { secret: { endpointId: w.id, secret: w.secret } }, 201);
+        await hooksPage(ctx, web, { secret: { endpointId: w.id, secret: w.secret! } }, 201);
       } catch (err) {
         if (!(err instanceof AppError) || err.status !== 400) throw err;
         await hooksPage(ctx, web, { form: { ...form, error: err.detail } }, 400);
@@ -116,7 +116,7 @@ export function webhookRoutes({ services, notFoundPage }: PageKit): PageDef[] {
     }),
     page('post', '/:id/rotate', async (ctx, web) => {
       const w = await rotateSecret(db, accountOf(web), ctx.params.id!);
-      await hooksPage(ctx, web, { secret: { endpointId: w.id, secret: w.secret } });
+      await hooksPage(ctx, web, { secret: { endpointId: w.id, secret: w.secret! } });
     }),
     ...(
       [

@@ -37,7 +37,8 @@ export interface WebhookEndpointsTable {
   site_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>;
   threshold: Json<Thresholds>;
   enabled: ColumnType<boolean, boolean | undefined, boolean>;
-  secret: string;
+  /** Null for a monitored site's webhook, signed with the account's secret (sql/036). */
+  secret: string | null;
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date | string>;
 }

@@ -9,7 +9,8 @@ export interface MonitoredSitesTable {
   label: string;
   site_type: SiteType;
   status: ColumnType<'active' | 'paused', 'active' | 'paused' | undefined, 'active' | 'paused'>;
-  webhook_url: string | null;
+  /** The site's alert webhook (own sites only), a webhook_endpoints row (sql/036). */
+  webhook_endpoint_id: ColumnType<string | null, string | null | undefined, string | null>;
   alert_threshold: ColumnType<number, number | undefined, number>;
   last_scanned_at: ColumnType<Date | null, never, Date | string>;
   next_scan_due_at: ColumnType<Date, Date | string | undefined, Date | string>;
@@ -20,4 +21,6 @@ export interface MonitoredSitesTable {
   created_at: ColumnType<Date, never, never>;
   updated_at: ColumnType<Date, never, Date | string>;
 }
-export type MonitoredSite = Selectable<MonitoredSitesTable>;
+export type MonitoredSiteRow = Selectable<MonitoredSitesTable>;
+/** A site as read with its webhook's URL (shared/monitoring/site-rows.ts). */
+export type MonitoredSite = MonitoredSiteRow & { webhook_url: string | null };

@@ -57,7 +57,7 @@ describe('a monitored site in the console', () => {
     let now = await row(added.id);
     assert.equal(now?.label, 'Main shop');
     assert.equal(now?.alert_threshold, 25);
-    assert.equal(now?.webhook_url, null);
+    assert.equal(now?.webhook_endpoint_id, null);
     // Refused input is shown beside its field, with what was typed; nothing changes.
     const bad = await me.post(`${base}/settings`, {
       label: 'Main shop',

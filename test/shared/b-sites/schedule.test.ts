@@ -216,7 +216,10 @@ describe('weekly B site scans', () => {
 
   it('before the Monday slot nothing is due; at it each due site is enqueued once, optimisation tier only', async () => {
     const early = await fanOutBSites(t.handle.db, { batch: 100, asOf: at(0, -1) });
-    assert.deepEqual(early, { claimed: 0, scheduled: 0, batches: 0 });
+    assert.deepEqual(
+      { claimed: early.claimed, scheduled: early.scheduled, batches: early.batches },
+      { claimed: 0, scheduled: 0, batches: 0 },
+    );
 
     const r = await fanOutBSites(t.handle.db, { batch: 2, asOf: at(0) });
     assert.equal(r.claimed, 3, 'every due site moves on');

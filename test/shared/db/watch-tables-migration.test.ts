@@ -9,7 +9,8 @@ import { listMigrations } from '../../../shared/db/migrate.ts';
 // sql/035 moves A's monitor_scans/monitor_alerts and B's b_site_scans/b_site_alerts into
 // watch_scans/watch_alerts: a database migrated up to 034 with rows of both (their ids colliding
 // across the old tables), then 035 on: every row is in the new tables, each alert still on its
-// own scan, and the variants' views show the rows they showed before.
+// own scan, and the variants' views show the rows they showed before; 036 then turns a monitored
+// site's webhook_url into a webhook_endpoints row the site points at.
 
 const name = `sightline_t_mig_${randomBytes(4).toString('hex')}`;
 let url: string;
@@ -53,7 +54,8 @@ async function seedOldTables(client: pg.Client) {
   );
   const m = await one<{ id: string }>(
     client,
-    `insert into monitored_sites (account_id, url, label, site_type) values ($1, 'https://a.test/', 'A', 'own') returning id`,
+    `insert into monitored_sites (account_id, url, label, site_type, webhook_url)
+     values ($1, 'https://a.test/', 'A', 'own', 'https://a.test/hook') returning id`,
     [a.id],
   );
   for (const [due, score] of [
@@ -96,7 +98,7 @@ async function seedOldTables(client: pg.Client) {
   return { monitoredSite: m.id, agentSite: s.id };
 }
 
-it('035 moves both variants’ scans and alerts into watch_scans and watch_alerts', async () => {
+it('035 moves both variants’ scans and alerts into watch_scans and watch_alerts; 036 makes webhook_url an endpoint', async () => {
   const moving = listMigrations().find((m) => m.name === 'watch_tables')!;
   assert.ok(moving, 'the migration exists');
   const client = new pg.Client({ connectionString: url });
@@ -158,6 +160,22 @@ it('035 moves both variants’ scans and alerts into watch_scans and watch_alert
       tables.rows.every((t) => t.table_type === 'VIEW'),
       'the old names are views now',
     );
+    assert.equal(tables.rows.length, 4);
+
+    // 036: the site's webhook_url is an endpoint it points at, signed with the account's secret.
+    const hook = await one<{ url: string; secret: string | null; events: string[] }>(
+      client,
+      `select e.url, e.secret, e.events from monitored_sites m join webhook_endpoints e on e.id = m.webhook_endpoint_id
+        where m.id = $1`,
+      [sites.monitoredSite],
+    );
+    assert.deepEqual(hook, { url: 'https://a.test/hook', secret: null, events: ['monitoring.alert'] });
+    await client.query('delete from monitored_sites where id = $1', [sites.monitoredSite]);
+    const left = await one<{ n: string }>(
+      client,
+      `select count(*) as n from webhook_endpoints where secret is null`,
+    );
+    assert.equal(left.n, '0', 'the endpoint goes with its site');
   } finally {
     await client.end();
   }

@@ -55,7 +55,6 @@ async function setup(name: string) {
       url: `https://${name}.example/`,
       label: name,
       site_type: 'own',
-      webhook_url: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

@@ -45,7 +45,6 @@ async function ownSite(host: string) {
       url: `https://${host}/`,
       label: host,
       site_type: 'own',
-      webhook_url: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();

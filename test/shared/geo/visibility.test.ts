@@ -64,7 +64,6 @@ async function site(accountId: string, url: string, siteType: 'own' | 'competito
       url,
       label: label ?? new URL(url).hostname,
       site_type: siteType,
-      webhook_url: null,
     })
     .returning('id')
     .executeTakeFirstOrThrow();
