@@ -32,6 +32,28 @@ export interface AgentDataFreshness {
   verificationSources: DataAge[];
 }
 
+/** What /api/v1/status says of it: counts, not the list (that is in GET /api/v1/agents and the console). */
+export interface AgentDataSummary {
+  staleAfterDays: number;
+  stale: boolean;
+  catalogue: DataAge & { version: string };
+  verificationSources: { total: number; stale: number; oldestAsOf: string | null };
+}
+
+export function summariseFreshness(f: AgentDataFreshness): AgentDataSummary {
+  const dated = f.verificationSources.flatMap((s) => (s.asOf ? [s.asOf] : [])).sort();
+  return {
+    staleAfterDays: f.staleAfterDays,
+    stale: f.stale,
+    catalogue: f.catalogue,
+    verificationSources: {
+      total: f.verificationSources.length,
+      stale: f.verificationSources.filter((s) => s.stale).length,
+      oldestAsOf: dated[0] ?? null,
+    },
+  };
+}
+
 const DAY = 86_400_000;
 
 function ageOf(source: string, origin: DataAge['origin'], asOf: string | null, now: Date): DataAge {

@@ -1,4 +1,5 @@
 import { catalogueInUse } from '../../../shared/agent-catalogue/in-use.ts';
+import { agentDataFreshness } from '../../../shared/agent-verification/sources-age.ts';
 import { rdnsDomains } from '../../../shared/agent-verification/verify.ts';
 import { type Access, defineRoute } from '../../route.ts';
 import { AgentCatalogue } from './schema.ts';
@@ -16,7 +17,11 @@ export default [
     access,
     responses: { 200: { description: 'The catalogue', schema: AgentCatalogue } },
     async handler(ctx, _input, services) {
-      ctx.body = await catalogueInUse(services.db, rdnsDomains);
+      const [catalogue, freshness] = await Promise.all([
+        catalogueInUse(services.db, rdnsDomains),
+        agentDataFreshness(services.db),
+      ]);
+      ctx.body = { ...catalogue, freshness };
     },
   }),
 ];

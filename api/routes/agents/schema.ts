@@ -1,5 +1,20 @@
 import { z } from 'zod';
 
+export const DataAge = z.object({
+  source: z.string().describe('IP-range source key, rdns:<platform>, or catalogue'),
+  origin: z.enum(['shipped', 'synced']),
+  asOf: z.string().nullable().describe('Day the data was built or fetched (YYYY-MM-DD)'),
+  ageDays: z.number().int().nullable(),
+  stale: z.boolean().describe('Older than staleAfterDays'),
+});
+
+const AgentDataFreshness = z.object({
+  staleAfterDays: z.number().int(),
+  stale: z.boolean().describe('The catalogue or any verification source is stale'),
+  catalogue: DataAge.extend({ version: z.string() }),
+  verificationSources: z.array(DataAge),
+});
+
 export const AgentCatalogue = z
   .object({
     version: z
@@ -17,6 +32,9 @@ export const AgentCatalogue = z
         }),
       )
       .describe('Where the entries come from: `sightline` (our own entries), each public list, `local`'),
+    freshness: AgentDataFreshness.describe(
+      'Age of the catalogue and of each verification source (IP ranges, reverse DNS), stale after staleAfterDays',
+    ),
     agents: z.array(
       z.object({
         token: z.string().describe('The robots.txt product token, also the agent name in statistics'),

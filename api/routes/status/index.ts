@@ -1,7 +1,8 @@
 import { sql } from 'kysely';
 import {
-  type AgentDataFreshness,
+  type AgentDataSummary,
   agentDataFreshness,
+  summariseFreshness,
 } from '../../../shared/agent-verification/sources-age.ts';
 import { providerStatus } from '../../../shared/geo/answer-engines/index.ts';
 import type { Services } from '../../../shared/services.ts';
@@ -33,14 +34,14 @@ export async function serviceHealthy(services: Services): Promise<boolean> {
 // The age of the agent catalogue and verification sources, read at most once a minute (in the
 // background after the first): the details change by the day, not by the call.
 const DETAILS_EVERY_MS = 60_000;
-let details: { agentData: AgentDataFreshness } | null = null;
+let details: { agentData: AgentDataSummary } | null = null;
 let detailsAt = 0;
 let detailsReading: Promise<void> | null = null;
 function refreshDetails(services: Services): Promise<void> {
   detailsAt = Date.now();
   detailsReading ??= agentDataFreshness(services.db)
-    .then((agentData) => {
-      details = { agentData };
+    .then((freshness) => {
+      details = { agentData: summariseFreshness(freshness) };
     })
     .catch(() => {}) // a database that does not answer: the status says so; details keep their last value
     .finally(() => {

@@ -1,17 +1,17 @@
 import { z } from 'zod';
+import { DataAge } from '../agents/schema.ts';
 
-const DataAge = z.object({
-  source: z.string().describe('IP-range source key, rdns:<platform>, or catalogue'),
-  origin: z.enum(['shipped', 'synced']),
-  asOf: z.string().nullable().describe('Day the data was built or fetched (YYYY-MM-DD)'),
-  ageDays: z.number().int().nullable(),
-  stale: z.boolean().describe('Older than staleAfterDays'),
-});
-const AgentDataFreshness = z.object({
+const AgentDataSummary = z.object({
   staleAfterDays: z.number().int(),
-  stale: z.boolean().describe('Any source below is stale'),
+  stale: z.boolean().describe('The catalogue or any verification source is stale'),
   catalogue: DataAge.extend({ version: z.string() }),
-  verificationSources: z.array(DataAge),
+  verificationSources: z
+    .object({
+      total: z.number().int(),
+      stale: z.number().int().describe('How many are stale'),
+      oldestAsOf: z.string().nullable().describe('The oldest dated source (YYYY-MM-DD)'),
+    })
+    .describe('Counts; each source with its age is in GET /api/v1/agents (freshness) and the console'),
 });
 
 export const StatusResponse = z.object({
@@ -30,7 +30,7 @@ export const StatusResponse = z.object({
     .describe('GEO answer engines (docs/geo.md); none available means visibility answers 503'),
   details: z
     .object({
-      agentData: AgentDataFreshness.describe(
+      agentData: AgentDataSummary.describe(
         'Age of the agent catalogue and of the verification sources (docs/agent-analytics.md)',
       ),
     })

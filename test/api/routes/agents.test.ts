@@ -28,6 +28,12 @@ describe('GET /api/v1/agents', () => {
     assert.equal(body.sources[0].name, 'sightline');
     assert.equal(body.sources[0].agents, AGENTS.length);
     assert.ok(body.agents.length > AGENTS.length, 'the public lists add agents');
+    // Each verification source with its age (the status page gives only counts).
+    const gptbot = body.freshness.verificationSources.find(
+      (s: { source: string }) => s.source === 'openai-gptbot',
+    );
+    assert.equal(gptbot.origin, 'shipped');
+    assert.equal(body.freshness.staleAfterDays, 30);
     type A = {
       token: string;
       verification: { ipRanges: string | null; rdnsSuffixes: string[] };
