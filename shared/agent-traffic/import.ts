@@ -47,7 +47,6 @@ export interface ImportOptions {
   verifier: Verifier;
   /** AGENT_EVENTS_RETENTION_DAYS (ingest's retentionDays). */
   retentionDays: number | null;
-  /** Requests per stored batch (10,000: fewer statements, each folding more events into one rollup row). */
   batchSize?: number;
   onProgress?: (p: ImportProgress) => void;
   progressEveryMs?: number;
@@ -272,7 +271,7 @@ function requestReader(
  * second core; a failed batch throws at a later flush or at finish.
  */
 function batchStore(db: Kysely<Database>, site: AgentSite, opts: ImportOptions, summary: ImportSummary) {
-  const batchSize = opts.batchSize ?? 10_000;
+  const batchSize = opts.batchSize ?? 5000;
   const MAX_IN_FLIGHT = 2;
   const inFlight: Promise<void>[] = [];
   let batch: IngestRequest[] = [];
