@@ -1,4 +1,4 @@
-import type { siteEvents } from '../../shared/agent-traffic/stats.ts';
+import { type siteEvents, VERIFICATIONS } from '../../shared/agent-traffic/stats.ts';
 import type { AgentSite } from '../../shared/db/tables/agent-traffic.ts';
 import { type Html, html } from '../../shared/html.ts';
 import { notice, renderPage, time, type Viewer } from './layout.ts';
@@ -10,15 +10,6 @@ import { notice, renderPage, time, type Viewer } from './layout.ts';
 type EventPage = Awaited<ReturnType<typeof siteEvents>>;
 
 export const EVENT_TYPES = ['training', 'search', 'browse', 'search-engine'] as const;
-export const EVENT_VERIFICATIONS = [
-  'signature',
-  'ip',
-  'rdns',
-  'none',
-  'pending',
-  'unverified',
-  'spoofed',
-] as const;
 
 const VERIFICATION_WORDS: Record<string, string> = {
   signature: 'signature',
@@ -57,7 +48,7 @@ function filterForm(site: AgentSite, f: EventFiltersView): Html {
   return html`<form method="get" action="/console/agent-sites/${site.id}/events" class="grid-form filters" aria-label="Filter events">
 <div class="field"><label for="ev-platform">Platform</label><input id="ev-platform" name="platform" type="text" maxlength="64" value="${f.platform ?? ''}" placeholder="OpenAI, Anthropic, …"></div>
 <div class="field"><label for="ev-type">Type</label><select id="ev-type" name="type">${option('', 'Any type', f.type)}${EVENT_TYPES.map((t) => option(t, t, f.type))}</select></div>
-<div class="field"><label for="ev-verification">Verification</label><select id="ev-verification" name="verification">${option('', 'Any', f.verification)}${EVENT_VERIFICATIONS.map((v) => option(v, VERIFICATION_WORDS[v]!, f.verification))}</select></div>
+<div class="field"><label for="ev-verification">Verification</label><select id="ev-verification" name="verification">${option('', 'Any', f.verification)}${VERIFICATIONS.map((v) => option(v, VERIFICATION_WORDS[v]!, f.verification))}</select></div>
 <div class="field"><label for="ev-path">Path <span class="muted">(exact)</span></label><input id="ev-path" name="path" type="text" maxlength="2048" value="${f.path ?? ''}" placeholder="/pricing"></div>
 <div class="row"><button type="submit">Filter</button>${any ? html`<a class="button secondary" href="/console/agent-sites/${site.id}/events">Clear filters</a>` : ''}</div>
 </form>`;
