@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { AGENTS, type AgentInfo } from './catalogue.ts';
 import { type ListedAgent, parseList } from './sources/index.ts';
+import { categoryFrom } from './sources/normalise.ts';
 
 // The shipped catalogue snapshot: the public lists' AI agents and search engines merged with our
 // own entries (catalogue.ts), which win on every fact. Built by `npm run catalogue:snapshot`
@@ -96,6 +97,8 @@ export function buildSnapshot(
       }
     }
   }
+  // An entry no list categorised gets the category its purpose implies.
+  for (const a of agents) if (!a.category) a.category = categoryFrom('', a.purpose);
   return { version: `${opts.date}.${agents.length}`, sources, agents };
 }
 

@@ -4,6 +4,7 @@ import { badRequest } from '../errors.ts';
 import type { AgentInfo, AgentPurpose } from './catalogue.ts';
 import { OWN_SOURCE, readSnapshot, type Snapshot, type SnapshotAgent } from './snapshot.ts';
 import type { ListedAgent } from './sources/index.ts';
+import { categoryFrom } from './sources/normalise.ts';
 
 // The catalogue in the database (table agent_catalogue, sql/038). A token has at most one shared
 // row (origin `snapshot` or `synced`) and one `local` row; the local row wins. Every change bumps
@@ -159,7 +160,7 @@ export async function addLocalAgent(db: Kysely<Database>, input: LocalAgentInput
       insert into agent_catalogue (token, aliases, operator, platform, purpose, category, ai, match,
         sources, origin)
       values (${token}, ${input.aliases ?? []}::text[], ${input.operator ?? input.platform},
-        ${input.platform}, ${input.purpose}, ${input.category ?? ''}, ${input.ai ?? input.purpose !== 'search-engine'},
+        ${input.platform}, ${input.purpose}, ${input.category || categoryFrom('', input.purpose)}, ${input.ai ?? input.purpose !== 'search-engine'},
         'word', ${sources}::text[], 'local')
       on conflict (token_key, is_local) do update set token = excluded.token, aliases = excluded.aliases,
         operator = excluded.operator, platform = excluded.platform, purpose = excluded.purpose,

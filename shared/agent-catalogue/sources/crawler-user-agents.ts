@@ -1,5 +1,12 @@
 import { botToken } from '../unlisted.ts';
-import { type ListedAgent, operatorFrom, patternOf, purposeFrom, tokenOfPattern } from './normalise.ts';
+import {
+  categoryFrom,
+  type ListedAgent,
+  operatorFrom,
+  patternOf,
+  purposeFrom,
+  tokenOfPattern,
+} from './normalise.ts';
 
 // monperrus/crawler-user-agents' JSON: [{ pattern, url, instances, description, tags }]. Entries
 // tagged `ai-crawler` are AI agents; the rest are ordinary bots and are not catalogued.
@@ -23,16 +30,17 @@ export function parseCrawlerUserAgents(text: string, source = 'crawler-user-agen
     const examples = p.instances ?? [];
     const token = tokenOfPattern(p.pattern) ?? (examples[0] ? botToken(examples[0]) : null) ?? p.pattern;
     const { operator, platform } = operatorFrom(undefined, p.url);
+    const purpose = p.tags.includes('search-engine') ? 'search' : purposeFrom(p.description ?? '');
     out.push({
       token,
       aliases: [],
       operator,
       platform,
-      purpose: p.tags.includes('search-engine') ? 'search' : purposeFrom(p.description ?? ''),
+      purpose,
       ai: true,
       match: 'word',
       pattern,
-      category: p.tags.join(', '),
+      category: categoryFrom(`${p.description ?? ''} ${p.tags.join(' ')}`, purpose),
       source,
       examples,
     });

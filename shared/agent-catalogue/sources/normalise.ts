@@ -48,6 +48,41 @@ export function purposeFrom(text: string): AgentPurpose {
   return 'training';
 }
 
+/**
+ * The catalogue's category vocabulary (Dark Visitors' and ai.robots.txt's words): every entry gets
+ * one of these, whatever wording its list used ("Scrapes data to train ...", "ai-crawler", tags).
+ */
+export const CATEGORIES = [
+  'AI Data Scrapers',
+  'AI Search Crawlers',
+  'AI Assistants',
+  'AI Agents',
+  'AI Coding Agents',
+  'Undocumented AI Agents',
+  'Search Engine Crawlers',
+] as const;
+export type AgentCategory = (typeof CATEGORIES)[number];
+
+const BY_PURPOSE: Record<AgentPurpose, AgentCategory> = {
+  training: 'AI Data Scrapers',
+  search: 'AI Search Crawlers',
+  browse: 'AI Assistants',
+  'search-engine': 'Search Engine Crawlers',
+};
+
+/** The category a list's wording states, else the one the agent's purpose implies. */
+export function categoryFrom(text: string, purpose: AgentPurpose): AgentCategory {
+  if (purpose === 'search-engine') return 'Search Engine Crawlers';
+  if (/\bcod(?:e|ing)\b|copilot/i.test(text)) return 'AI Coding Agents';
+  if (/undocumented|unclear|unknown/i.test(text)) return 'Undocumented AI Agents';
+  if (/assistant|user[- ]initiated|on behalf|prompts?\b/i.test(text)) return 'AI Assistants';
+  if (/\bagents?\b/i.test(text)) return 'AI Agents';
+  if (/search/i.test(text)) return 'AI Search Crawlers';
+  if (/scrap|train|\bllms?\b|language model|machine learning|dataset|data/i.test(text))
+    return 'AI Data Scrapers';
+  return BY_PURPOSE[purpose];
+}
+
 /** A list's regular expressions as one case-insensitive pattern, or undefined when one is invalid. */
 export function patternOf(sources: readonly string[]): RegExp | undefined {
   if (sources.length === 0) return undefined;

@@ -1,4 +1,4 @@
-import { type ListedAgent, operatorFrom, purposeFrom } from './normalise.ts';
+import { categoryFrom, type ListedAgent, operatorFrom, purposeFrom } from './normalise.ts';
 
 // ai.robots.txt's robots.json: { token: { operator, respect, function, frequency, description } }.
 // Every entry is an AI agent; `operator` is text or a markdown link, `function` its category.
@@ -18,16 +18,17 @@ export function parseRobotsJson(text: string, source = 'ai.robots.txt'): ListedA
   return Object.entries(data).map(([token, e]) => {
     const link = LINK.exec(e.operator ?? '');
     const { operator, platform } = operatorFrom(link?.[1] ?? e.operator, link?.[2]);
-    const category = e.function ?? '';
+    const wording = e.function ?? '';
+    const purpose = purposeFrom(wording);
     return {
       token,
       aliases: [],
       operator,
       platform,
-      purpose: purposeFrom(category),
+      purpose,
       ai: true,
       match: 'word',
-      category,
+      category: categoryFrom(wording, purpose),
       source,
       examples: [],
       ...(link?.[2] ? { url: link[2] } : {}),

@@ -1,5 +1,5 @@
 import { botToken } from '../unlisted.ts';
-import { type ListedAgent, operatorFrom, patternOf, tokenOfPattern } from './normalise.ts';
+import { categoryFrom, type ListedAgent, operatorFrom, patternOf, tokenOfPattern } from './normalise.ts';
 
 // arcjet's well-known-bots.json: [{ id, categories, pattern: { accepted, forbidden }, url,
 // verification, instances: { accepted, rejected } }]. Entries tagged `ai` are AI agents; the rest
@@ -28,16 +28,17 @@ export function parseWellKnownBots(text: string, source = 'arcjet'): ListedAgent
     const examples = b.instances?.accepted ?? [];
     const token = tokenOfPattern(accepted[0] ?? '') ?? (examples[0] ? botToken(examples[0]) : null) ?? b.id;
     const { operator, platform } = operatorFrom(undefined, b.url);
+    const purpose = cats.includes('search-engine') ? 'search' : 'training';
     out.push({
       token,
       aliases: [],
       operator,
       platform,
-      purpose: cats.includes('search-engine') ? 'search' : 'training',
+      purpose,
       ai: true,
       match: 'word',
       pattern,
-      category: cats.join(', '),
+      category: categoryFrom(cats.join(' '), purpose),
       source,
       examples,
     });
