@@ -104,7 +104,17 @@ export function buildSnapshot(
 
 /** The catalogue's entries as the classifier reads them. */
 export function agentsOf(snapshot: Snapshot): AgentInfo[] {
-  return snapshot.agents.map((a) => ({
+  return agentsOfEntries(snapshot.agents);
+}
+
+/**
+ * Entries (the snapshot's, or the database's with their origin) as the classifier reads them:
+ * local and own entries are ours, the rest listed.
+ */
+export function agentsOfEntries(
+  entries: readonly (SnapshotAgent & { origin?: 'snapshot' | 'synced' | 'local' })[],
+): AgentInfo[] {
+  return entries.map((a) => ({
     token: a.token,
     aliases: a.aliases,
     operator: a.operator,
@@ -112,10 +122,20 @@ export function agentsOf(snapshot: Snapshot): AgentInfo[] {
     purpose: a.purpose,
     ai: a.ai,
     match: a.match,
-    ...(a.pattern ? { pattern: new RegExp(a.pattern, 'i') } : {}),
+    ...patternOf(a.pattern),
     ...(a.verification.ipRanges ? { ipRanges: a.verification.ipRanges as AgentInfo['ipRanges'] } : {}),
-    listed: !a.sources.includes(OWN_SOURCE),
+    listed: a.origin !== 'local' && !a.sources.includes(OWN_SOURCE),
   }));
+}
+
+/** A stored pattern that is not a valid regular expression is left out: the spellings still match. */
+function patternOf(source: string | undefined): { pattern?: RegExp } {
+  if (!source) return {};
+  try {
+    return { pattern: new RegExp(source, 'i') };
+  } catch {
+    return {};
+  }
 }
 
 /** The snapshot's entries that come from public lists only (our own are read from catalogue.ts). */

@@ -1,7 +1,7 @@
 import { type Kysely, sql, type Transaction } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { badRequest } from '../errors.ts';
-import type { AgentInfo, AgentPurpose } from './catalogue.ts';
+import type { AgentPurpose } from './catalogue.ts';
 import { OWN_SOURCE, readSnapshot, type Snapshot, type SnapshotAgent } from './snapshot.ts';
 import type { ListedAgent } from './sources/index.ts';
 import { categoryFrom } from './sources/normalise.ts';
@@ -333,30 +333,4 @@ export function compareVersions(a: string, b: string): number {
   const [da = '', na = '0'] = a.split('.');
   const [db = '', nb = '0'] = b.split('.');
   return da === db ? Number(na) - Number(nb) : da < db ? -1 : 1;
-}
-
-/** The entries as the classifier reads them: local and own entries are ours, the rest listed. */
-export function agentsOfEntries(entries: readonly CatalogueEntry[]): AgentInfo[] {
-  return entries.map((a) => ({
-    token: a.token,
-    aliases: a.aliases,
-    operator: a.operator,
-    platform: a.platform,
-    purpose: a.purpose,
-    ai: a.ai,
-    match: a.match,
-    ...patternOf(a.pattern),
-    ...(a.verification.ipRanges ? { ipRanges: a.verification.ipRanges as AgentInfo['ipRanges'] } : {}),
-    listed: a.origin !== 'local' && !a.sources.includes(OWN_SOURCE),
-  }));
-}
-
-/** A stored pattern that is not a valid regular expression is left out: the spellings still match. */
-function patternOf(source: string | undefined): { pattern?: RegExp } {
-  if (!source) return {};
-  try {
-    return { pattern: new RegExp(source, 'i') };
-  } catch {
-    return {};
-  }
 }

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { catalogueVersionInUse, useCatalogue } from './classify.ts';
-import { agentsOfEntries, catalogueVersion, listAgents } from './store.ts';
+import { agentsOfEntries } from './snapshot.ts';
+import { catalogueVersion, listAgents } from './store.ts';
 
 // Processes classify with the database's catalogue: loaded at start, and again whenever its
 // revision moves (an `agents add|remove|sync`, the console, the daily sync, a new snapshot).

@@ -1,11 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createClassifier } from '../../../shared/agent-catalogue/classify.ts';
-import {
-  agentsOfEntries,
-  type CatalogueEntry,
-  checkLocalToken,
-} from '../../../shared/agent-catalogue/store.ts';
+import { agentsOfEntries } from '../../../shared/agent-catalogue/snapshot.ts';
+import { type CatalogueEntry, checkLocalToken } from '../../../shared/agent-catalogue/store.ts';
 
 // The database's rows as the pure classifier reads them (no database here): local entries are
 // ours and win, list patterns stay behind spellings, a broken stored pattern is left out.
