@@ -32,10 +32,14 @@ export function botToken(ua: string): string | null {
   return bare && !NOT_A_TOKEN.test(bare) ? bare : null;
 }
 
-/** Words of a token: split at separators and at lower-to-upper case changes (`GitHubCopilotChat`). */
+/**
+ * Words of a token: split at separators, at lower-to-upper case changes (`GitHubCopilotChat`) and
+ * after an acronym of two or more letters that runs into a capitalised word (`AIWebIndex` -> `AI Web Index`).
+ */
 const wordsOf = (token: string) =>
   token
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]{2,})([A-Z][a-z])/g, '$1 $2')
     .split(/[\s_.+-]+/)
     // A crawler word fused to a name is its own word: `bedrockbot` -> `bedrock bot`.
     .flatMap((w) => w.replace(/^([a-z0-9]{3,}?)(bot|crawler|spider|agent)$/i, '$1 $2').split(' '))

@@ -29,6 +29,7 @@ const UNSEEN: [string, string][] = [
   ['Mozilla/5.0 (compatible; AmazonBuyForMe/1.0; +https://www.amazon.com/)', 'Amazon'],
   ['Mozilla/5.0 (compatible; ZetaFetch/1.0; +https://zeta.example.org; AI answer engine)', 'Other'],
   ['Mozilla/5.0 (compatible; AcmeLLMBot/1.0; +https://www.acme-widgets.com/bot)', 'Acme-widgets'],
+  ['Mozilla/5.0 (compatible; LLMReader/2.0)', 'Other'],
 ];
 
 // Ordinary bots of the same operators and generic monitoring: they stay non-AI.
@@ -40,6 +41,8 @@ const ORDINARY = [
   'Mozilla/5.0 (compatible; UptimeRobot/2.0; http://www.uptimerobot.com/)',
   'Mozilla/5.0 (compatible; MailChecker/1.0; +https://chain.example.net/bot)',
   'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)',
+  'Mozilla/5.0 (compatible; SEOCrawler/1.0)',
+  'Mozilla/5.0 (compatible; HTTPMonitor/1.0)',
 ];
 
 describe('unlisted agents', () => {
