@@ -21,6 +21,14 @@ const NOT_A_TOKEN =
 
 const PRODUCT = /([A-Za-z][\w.+-]*[A-Za-z0-9])\/v?\d/g;
 const HOSTS = /(?:https?:\/\/|@|\bwww\.)([a-z0-9-]+(?:\.[a-z0-9-]+)+)/gi;
+// A product token that is itself a domain (`bigsur.ai/1.0`, `panscient.com`) names its site too.
+const DOMAIN_TOKEN = /^[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}$/i;
+
+/** The sites a user agent names: its links and mail addresses, and its token when that is a domain. */
+function hostsOf(ua: string, token: string | null): string[] {
+  const hosts = [...ua.matchAll(HOSTS)].map((m) => m[1] as string);
+  return token && DOMAIN_TOKEN.test(token) ? [...hosts, token] : hosts;
+}
 
 /** The client's own product token: its first non-browser, non-library `Name/1.0`, else a bare name. */
 export function botToken(ua: string): string | null {
@@ -91,7 +99,7 @@ function purposeOf(token: string, ua: string): AgentPurpose | null {
 /** The platform a user agent names: a registered operator's, else its own site's name. */
 export function platformOfUa(ua: string): string | undefined {
   const token = botToken(ua);
-  const hosts = [...ua.matchAll(HOSTS)].map((m) => m[1] as string);
+  const hosts = hostsOf(ua, token);
   const registered = (token ? operatorOfToken(token) : undefined) ?? hosts.map(operatorOfHost).find(Boolean);
   return registered?.platform ?? hosts.map(platformOfHost).find(Boolean);
 }
@@ -99,7 +107,7 @@ export function platformOfUa(ua: string): string | undefined {
 /** An AI agent recognised by the general rules, or null when the client shows no AI evidence. */
 export function recogniseUnlisted(ua: string): UaClassification | null {
   const token = botToken(ua);
-  const hosts = [...ua.matchAll(HOSTS)].map((m) => m[1] as string);
+  const hosts = hostsOf(ua, token);
   const byHost = hosts.map(operatorOfHost).find(Boolean);
   const byToken = token ? operatorOfToken(token) : undefined;
   const operator = byToken ?? byHost;

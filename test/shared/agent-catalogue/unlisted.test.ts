@@ -30,6 +30,7 @@ const UNSEEN: [string, string][] = [
   ['Mozilla/5.0 (compatible; ZetaFetch/1.0; +https://zeta.example.org; AI answer engine)', 'Other'],
   ['Mozilla/5.0 (compatible; AcmeLLMBot/1.0; +https://www.acme-widgets.com/bot)', 'Acme-widgets'],
   ['Mozilla/5.0 (compatible; LLMReader/2.0)', 'Other'],
+  ['Mozilla/5.0 (compatible; summarize.ai/1.0; AI)', 'Summarize'],
 ];
 
 // Ordinary bots of the same operators and generic monitoring: they stay non-AI.

@@ -23,11 +23,12 @@ let t: TestApi;
 let spec: SpecChecker;
 let key: string;
 
-const ZEPHYR = 'Mozilla/5.0 (compatible; ZephyrAIBot/1.0; +https://zephyr-labs.example/bot)';
+// AI by its words ("ai-crawler") but with no product token to name it: stored as an unnamed AI agent.
+const ZEPHYR = 'Mozilla/5.0 (compatible; zephyr ai-crawler; +https://zephyr-labs.example/bot)';
 const CLAUDE = 'Mozilla/5.0 (compatible; ClaudeBot/1.0; +claudebot@anthropic.com)';
 const ZEPHYR_AGENT: AgentInfo = {
   token: 'ZephyrAIBot',
-  aliases: [],
+  aliases: ['zephyr ai-crawler'],
   operator: 'Zephyr Labs',
   platform: 'Zephyr Labs',
   purpose: 'search',
