@@ -49,7 +49,7 @@ async function timed(args: string[], env: NodeJS.ProcessEnv): Promise<Usage> {
 
 async function cliVsLighthouse(ctx: BenchContext, url: string, allow: string): Promise<BenchRow[]> {
   if (!fs.existsSync('/usr/bin/time')) return [];
-  const chromium = requireChromium().path;
+  const chromium = requireChromium(ctx.config).path;
   const ours: Usage[] = [];
   const bare: Usage[] = [];
   for (let round = 1; round <= ROUNDS; round++) {

@@ -315,7 +315,7 @@ async function fullScan(site: BenchSite): Promise<number> {
 }
 
 /** The Lighthouse CLI as anyone would run it, with its own Chromium, on the same page. */
-async function lighthouseCli(url: string): Promise<number> {
+async function lighthouseCli(url: string, config: Config): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sightline-bench-lh-'));
   const report = path.join(dir, 'report.json');
   try {
@@ -331,7 +331,7 @@ async function lighthouseCli(url: string): Promise<number> {
         `--only-categories=${LIGHTHOUSE_CATEGORIES.join(',')}`,
         '--chrome-flags=--headless --no-sandbox --disable-gpu --disable-dev-shm-usage',
       ],
-      { env: { ...process.env, CHROME_PATH: requireChromium().path }, timeout: 240_000 },
+      { env: { ...process.env, CHROME_PATH: requireChromium(config).path }, timeout: 240_000 },
     );
     const seconds = elapsed(t0);
     const lhr = JSON.parse(fs.readFileSync(report, 'utf8')) as {
@@ -357,7 +357,7 @@ async function fullVsLighthouse(ctx: BenchContext, site: BenchSite): Promise<Ben
     for (let round = 1; round <= 2; round++) {
       ctx.progress(`scans: full scan vs lighthouse CLI, round ${round} of 2`);
       ours.push(await fullScan(site));
-      cli.push(await lighthouseCli(site.fullPage));
+      cli.push(await lighthouseCli(site.fullPage, site.config));
     }
     const ratio = median(ours) / median(cli);
     const runs = (xs: number[]) => xs.map(sec).join(', ');

@@ -4,7 +4,7 @@
 // (which tsx brings). bin/sightline.js runs dist/ when it matches the sources, so the CLI starts
 // without compiling TypeScript; other files of those folders (assets, .mjs, data) are linked,
 // not copied, as are the root folders the code reads relative to itself (sql, docs, node_modules).
-// Kysely (a pure-ESM package of some 400 small modules, ~0.2 s to load one by one, used by our
+// Kysely (a pure-ESM package of some 400 small modules, slow to load one by one, used by our
 // code only) is bundled into dist/vendor/kysely.js and our compiled files import that instead.
 // Builds into a fresh folder and swaps it in, so a process starting meanwhile never sees half a
 // build. `--if-stale` does nothing when dist/ is already current.

@@ -41,7 +41,6 @@ const ms = (min: number, max = MAX_TIMER_MS) =>
   );
 
 const ConfigSchema = z.object({
-  NODE_ENV: z.string().default('development'),
   PORT: int(0, 65535).default(3000),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().url().optional(),

@@ -46,8 +46,6 @@ export const methodNotAllowed = () =>
     'Method not allowed',
     'This path does not accept that method; see the Allow header.',
   );
-export const payloadTooLarge = (detail: string) =>
-  new AppError(413, 'payload_too_large', 'Payload too large', detail);
 export const unavailable = (code: string, detail: string) =>
   new AppError(503, code, 'Service unavailable', detail);
 

@@ -15,8 +15,8 @@ interface Series {
 /**
  * A histogram of request durations by route, method and status, observed on every API call.
  * Written for that path: a series is found by three map look-ups and its bucket by a short scan,
- * where prom-client's Histogram validates and hashes the label object on every observation (2% of
- * a /api/v1/status call's CPU). It is exposed through the registry like any prom-client metric.
+ * where prom-client's Histogram validates and hashes the label object on every observation. It is
+ * exposed through the registry like any prom-client metric.
  */
 class RouteDurations {
   readonly type = 'histogram';

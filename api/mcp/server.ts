@@ -154,7 +154,7 @@ export function createMcpServer(caller: McpCaller): Server {
     return { tools: TOOLS[variant].map(listing) };
   });
   // The SDK parses a request against the handler's schema before its own tools/call check, and a
-  // failure there answered -32603 (internal error). With a loose schema here, a tools/call whose
+  // failure there would answer -32603 (internal error). With a loose schema here, a tools/call whose
   // params are malformed (no name, arguments not an object) reaches that check: -32602.
   server.setRequestHandler(LooseCallToolRequest, (request) => {
     const { params } = CallToolRequestSchema.parse(request); // checked by the SDK just before

@@ -14,7 +14,7 @@ const MACHINE_PATH = /^\/(?:api\/|mcp(?:\/|$)|metrics(?:\/|$)|openapi\.json$|\.w
 /**
  * A person (Accept naming text/html) asking for an address outside the machine ones gets any
  * error (no route, 405, 429, 5xx...) as an HTML page with the same status and headers; every
- * other caller gets problem+json from the frame, as before.
+ * other caller gets problem+json from the frame.
  */
 export function errorPages(services: Services): Middleware {
   return async (ctx, next) => {

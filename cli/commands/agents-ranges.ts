@@ -25,7 +25,8 @@ const describe = (from: string, s: SyncedSource) =>
           `${from}: ${x.source}: ${x.ranges} prefixes${x.publishedOn ? ` (published ${x.publishedOn})` : ''}`,
       );
 
-// `sightline agents ranges sync|status`: the verification sources' own command until `agents sync --from` dispatches here.
+// `sightline agents ranges sync|status`: the verification sources alone (`agents sync --from` takes
+// them too, beside catalogue lists, and stores them the same way).
 export async function rangesSyncCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args[0] === 'sync' || args[0] === 'status' ? args : ['sync', ...args];
   const { values, positionals } = parseArgs({

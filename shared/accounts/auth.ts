@@ -97,8 +97,8 @@ function touchLastUsed(db: Kysely<Database>, keyId: string, lastUsed: Date | nul
 }
 
 // Well-formed keys seen lately, with their hashes: a busy caller's key is checked and hashed once,
-// not on every call (the checksum and the stored hash are two SHA-256s, ~5% of a keyed call's
-// CPU). Bounded: a flood of distinct keys only turns the oldest out.
+// not on every call (the checksum and the stored hash are two SHA-256s). Bounded: a flood of
+// distinct keys only turns the oldest out.
 const KNOWN_KEYS_MAX = 1024;
 const knownKeys = new Map<string, Buffer>();
 

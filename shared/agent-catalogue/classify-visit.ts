@@ -20,6 +20,3 @@ export function classifyVisit(ua: string): Readonly<UaClassification> {
   if ((c.isAi || c.agent) && ELECTRON_APP.test(ua) && /\bChrome\/\d/.test(ua)) return APP_USER;
   return c;
 }
-
-/** True when the visit is stored as an agent event: a catalogued agent or an AI-marked bot. */
-export const isAgentVisit = (c: UaClassification) => Boolean(c.agent || c.isAi);

@@ -230,8 +230,3 @@ export function rangeFileDate(file: string, text: string): string | null {
     return null;
   }
 }
-
-/** Whether `ip` lies inside the published ranges of the vendor behind `agentToken`. */
-export function verifyAgentIp(agentToken: string, ip: string, ranges: AgentIpRanges): IpVerification {
-  return ranges.verify(agentToken, ip);
-}

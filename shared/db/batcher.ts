@@ -6,10 +6,8 @@
 export interface BatcherOptions {
   /**
    * Batches at the database at once; the rest of the calls wait for one to return. One by
-   * default: GET /api/v1/account with 10 connections on one key (2 cores, Postgres 15 on the
-   * same machine) answered 6,800-7,000 calls/s with 1 in flight, 3,700-3,900 with 2 and 3,400
-   * with 3: batches of one key queue on its lock, so more in flight only makes them smaller
-   * (4.9 calls each with 1, 2.6 with 2).
+   * default: batches of one key queue on its lock, so more in flight only makes them smaller
+   * and the calls slower (docs/benchmarks.md).
    */
   maxInFlight?: number;
   /** Calls in one statement at most. */

@@ -2,9 +2,8 @@
 // `text` refuses the NUL byte. Gathered artifacts are whatever a hostile page sends, so every
 // JSON value we store goes through toJsonb(): NUL is dropped, a lone surrogate becomes U+FFFD.
 
-// Each string is made safe before it is written, in one linear pass (a body of NULs used to be
-// written as six-character escapes and then rewritten by a replace callback per NUL: seconds of
-// blocked event loop and a gigabyte for a 5 MiB page). Large values (a scan's artifacts) are
+// Each string is made safe before it is written, in one linear pass, so a body of NULs costs what
+// any body of its size costs. Large values (a scan's artifacts) are
 // serialized in the scoring thread, off the worker's event loop (shared/scans/gather-and-score.ts).
 
 type WellFormedString = string & { isWellFormed(): boolean; toWellFormed(): string };

@@ -2,10 +2,10 @@ import { NetError } from './net-error.ts';
 
 // Per-site politeness for one scan or audit: at most `perHost` requests in flight to one host
 // (host:port) at a time. A quick scan starts every gatherer and the AI-agent fetches together;
-// without this, a small server (a listen backlog of 5) dropped connections and each scan paid
+// without this, a small server (a listen backlog of 5) drops connections and each scan pays
 // about a second of TCP retries. Waiting for a slot counts against the request's own deadline.
 
-/** Requests in flight to one site during a scan or an audit (issue 17). */
+/** Requests in flight to one site during a scan or an audit. */
 export const MAX_REQUESTS_PER_SITE = 4;
 
 export class HostSlots {

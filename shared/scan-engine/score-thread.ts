@@ -12,7 +12,7 @@ import type { ScoredToStore, ThreadReply, ThreadRequest } from './score-worker.t
 // worker's event loop it delays heartbeats, job pickup and every other scan's I/O. So scans score
 // in one long-lived worker thread per process (score-worker.ts), which works through the sets in
 // the order they come. Scoring is pure, so the thread gives the same result as scoreArtifacts;
-// if the thread cannot start or dies, the sets it held are scored here, in this thread, as before.
+// if the thread cannot start or dies, the sets it held are scored here, in this thread.
 // The checks and models are loaded here only then: a process that starts scans loads them once,
 // in the thread. The same thread reads each page's links and sitemaps for the quick gatherers
 // (page-refs.ts, parsers/sitemap.ts), so the page is parsed there once, for them and for its
@@ -33,8 +33,9 @@ const pending = new Map<number, { request: ThreadRequest; settle: Settle }>();
 /**
  * The scoring thread's heap: scoring allocates a page's parse tree, texts and word lists, and with
  * V8's default 16 MB semi-spaces a long page runs many scavenges. A 192 MB young generation
- * (64 MB semi-spaces, grown only as the thread needs them) cut scoring time by about 8% on the
- * bench's pages. Exported for the bench, which times scoring in a thread set up the same way.
+ * (64 MB semi-spaces, grown only as the thread needs them) lets most of it die young, in fewer
+ * scavenges (docs/benchmarks.md). Exported for the bench, which times scoring in a thread set up
+ * the same way.
  */
 export const SCORING_THREAD_LIMITS = { maxYoungGenerationSizeMb: 192 } as const;
 

@@ -8,7 +8,6 @@ import {
   IP_RANGE_SOURCES,
   loadAgentIpRanges,
   parseIpRangeFile,
-  verifyAgentIp,
 } from '../../shared/agent-verification/ip-ranges.ts';
 
 // Vendor-published crawler ranges: an agent's user agent from inside its vendor's ranges is
@@ -61,7 +60,7 @@ describe('AI crawler IP ranges corpus', { skip: !existsSync(DIR) && `corpus not 
       const token = agentFor(source);
       for (const cidr of prefixes) {
         for (const ip of ends(cidr))
-          assert.equal(verifyAgentIp(token, ip, r), 'verified', `${token} from ${ip} (${cidr})`);
+          assert.equal(r.verify(token, ip), 'verified', `${token} from ${ip} (${cidr})`);
       }
     }
   });
@@ -70,14 +69,13 @@ describe('AI crawler IP ranges corpus', { skip: !existsSync(DIR) && `corpus not 
     const r = ranges();
     const outside = ['192.0.2.1', '2001:db8::1', '127.0.0.1'];
     for (const source of Object.keys(IP_RANGE_SOURCES) as IpRangeSourceId[]) {
-      for (const ip of outside)
-        assert.equal(verifyAgentIp(agentFor(source), ip, r), 'unverified', `${source} ${ip}`);
+      for (const ip of outside) assert.equal(r.verify(agentFor(source), ip), 'unverified', `${source} ${ip}`);
     }
     // Another vendor's crawler address claiming to be GPTBot, ClaudeBot or bingbot.
-    assert.equal(verifyAgentIp('GPTBot', '216.73.216.1', r), 'unverified'); // Anthropic's range
-    assert.equal(verifyAgentIp('ClaudeBot', '20.171.206.1', r), 'unverified'); // OpenAI's GPTBot range
-    assert.equal(verifyAgentIp('PerplexityBot', '216.73.216.1', r), 'unverified');
+    assert.equal(r.verify('GPTBot', '216.73.216.1'), 'unverified'); // Anthropic's range
+    assert.equal(r.verify('ClaudeBot', '20.171.206.1'), 'unverified'); // OpenAI's GPTBot range
+    assert.equal(r.verify('PerplexityBot', '216.73.216.1'), 'unverified');
     // Agents whose vendors publish no ranges cannot be verified either way.
-    assert.equal(verifyAgentIp('Bytespider', '216.73.216.1', r), 'unknown');
+    assert.equal(r.verify('Bytespider', '216.73.216.1'), 'unknown');
   });
 });

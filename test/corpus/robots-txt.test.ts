@@ -7,7 +7,6 @@ import {
   GOOGLE_MAX_LINE_BYTES,
   isAllowed,
   type MatchOptions,
-  namesAgent,
   parseRobotsTxt,
 } from '../../shared/scan-engine/parsers/robots-txt.ts';
 
@@ -269,7 +268,7 @@ describe('robots.txt: ai.robots.txt block-list', {
     assert.deepEqual(notExplicit, []);
     // The same file says nothing about ordinary crawlers.
     assert.equal(isAllowed(robots, 'Googlebot', 'https://example.com/any/page'), true);
-    assert.equal(namesAgent(robots, 'Googlebot'), false);
+    assert.notEqual(evaluate(robots, 'Googlebot', 'https://example.com/').via, 'explicit');
     // Real user-agent strings of listed agents resolve to their product token.
     const gptbot =
       'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.1; +https://openai.com/gptbot)';

@@ -3,7 +3,7 @@
 # SIGHTLINE_CHROMIUM_PATH, the nice value in SIGHTLINE_CHROMIUM_NICE): at nice 10 and, run as
 # root, without CAP_SYS_NICE. Chromium sets its
 # own threads' priorities (nice 0 for most, -8 for its compositor, IO and audio threads), which
-# root may do: during full scans they then took the cores from the worker's event loop. Without
+# root may do, and then they take the cores from the worker's event loop. Without
 # the capability (and with the default RLIMIT_NICE of 0) no thread can go below the nice 10 it
 # starts with; Chromium carries on when it cannot raise a priority.
 # Started detached, Chromium is a session, and so a scheduler autogroup, of its own: the group's

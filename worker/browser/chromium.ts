@@ -19,7 +19,10 @@ export class BrowserError extends Error {
   }
 }
 
-export function chromiumNotFound(env: NodeJS.ProcessEnv = process.env): BrowserError {
+/** CHROMIUM_PATH as configured (shared/config.ts); unset means search the usual places. */
+export type ChromiumSetting = { CHROMIUM_PATH?: string };
+
+export function chromiumNotFound(env: ChromiumSetting): BrowserError {
   const detail = env.CHROMIUM_PATH?.trim()
     ? `CHROMIUM_PATH=${env.CHROMIUM_PATH} is not an executable file.`
     : 'No Chromium found (CHROMIUM_PATH, /usr/bin/chromium, chromium-browser, google-chrome, Playwright).';
@@ -30,7 +33,7 @@ export function chromiumNotFound(env: NodeJS.ProcessEnv = process.env): BrowserE
 }
 
 /** The installed Chromium, or a chromium_not_found error. */
-export function requireChromium(env: NodeJS.ProcessEnv = process.env): ChromiumInstall {
+export function requireChromium(env: ChromiumSetting): ChromiumInstall {
   const found = findChromium(env);
   if (!found) throw chromiumNotFound(env);
   return found;
@@ -79,21 +82,8 @@ export const STANDARD_ARGS: readonly string[] = [
   '--webrtc-ip-handling-policy=disable_non_proxied_udp',
 ];
 
-// Chromium keeps only the last --disable-features, so this list is not in STANDARD_ARGS:
-// Playwright passes its own, which ours would replace. Chromium we start ourselves gets
-// chrome-launcher's list, so our Lighthouse runs behave like the Lighthouse CLI's.
-const DISABLED_FEATURES = [
-  'Translate',
-  'OptimizationHints',
-  'MediaRouter',
-  'DialMediaRouteProvider',
-  'CalculateNativeWinOcclusion',
-  'InterestFeedContentSuggestions',
-  'CertificateTransparencyComponentUpdater',
-  'AutofillServerCommunication',
-  'PrivacySandboxSettings4',
-  'RenderDocument',
-];
+// Chromium keeps only the last --disable-features, so STANDARD_ARGS holds none: Playwright passes
+// its own, which one here would replace.
 
 /**
  * Host resolution switched off except for the proxy's own address: anything that tried to
@@ -101,22 +91,4 @@ const DISABLED_FEATURES = [
  */
 export function resolverLockArg(proxyUrl: string): string {
   return `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${new URL(proxyUrl).hostname}`;
-}
-
-/**
- * Proxy flags: every request, loopback included (`<-loopback>` removes Chromium's implicit
- * loopback bypass), goes through the policy proxy.
- */
-export function proxyArgs(proxyUrl: string): string[] {
-  return [`--proxy-server=${proxyUrl}`, '--proxy-bypass-list=<-loopback>', resolverLockArg(proxyUrl)];
-}
-
-/** Flags for a Chromium we spawn ourselves (Lighthouse): standard + proxy + a fresh profile. */
-export function launchArgs(opts: { proxyUrl: string; userDataDir: string }): string[] {
-  return [
-    ...STANDARD_ARGS,
-    `--disable-features=${DISABLED_FEATURES.join(',')}`,
-    ...proxyArgs(opts.proxyUrl),
-    `--user-data-dir=${opts.userDataDir}`,
-  ];
 }

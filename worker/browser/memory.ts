@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { BrowserError } from './chromium.ts';
-import { groupMembers, groupPids } from './processes.ts';
+import { groupPids } from './processes.ts';
 
 // The browser memory budget (BROWSER_MEMORY_BUDGET_MB): hostile pages (an endless body, 50,000
 // links, a gzip bomb) can drive Chromium to several GB. Every process group we start (the pool's
@@ -9,28 +8,12 @@ import { groupMembers, groupPids } from './processes.ts';
 // and, over the budget, every watched run is aborted with a `memory_budget_exceeded` error (its
 // contexts closed, its Lighthouse group killed), which fails the scan with a clear error.
 
-/** Proportional set size of one process in bytes (shared pages split among their users), or 0. */
-export function pssBytes(pid: number): number {
-  try {
-    const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0; // exited, or no /proc
-  }
-}
-
-/** PSS summed over the live members of process groups. */
-export function groupsPssBytes(pgids: Iterable<number>): number {
-  let total = 0;
-  for (const pgid of new Set(pgids)) for (const p of groupMembers(pgid)) total += pssBytes(p.pid);
-  return total;
-}
-
 /**
- * The same sum with the expensive part off the event loop: smaps_rollup makes the kernel walk a
- * process's page tables (tens of milliseconds for a large renderer), and reading it synchronously
- * twice a second stalled the worker's event loop during full scans. Group membership comes from
- * /proc/<pid>/stat, read a few files per turn of the loop (groupPids).
+ * PSS (proportional set size: shared pages split among their users) summed over the live members
+ * of process groups, read off the event loop: smaps_rollup makes the kernel walk a process's page
+ * tables (tens of milliseconds for a large renderer), and the guard asks twice a second during
+ * full scans. Group membership comes from /proc/<pid>/stat, a few files per turn of the loop
+ * (groupPids).
  */
 export async function groupsPssBytesAsync(pgids: Iterable<number>): Promise<number> {
   const sizes = await Promise.all(

@@ -42,7 +42,7 @@ export interface WorkerBrowserPool extends BrowserPool {
 export interface BrowserPoolOptions {
   policy: UrlPolicy;
   concurrency?: number; // sessions at once; default 2
-  chromiumPath?: string; // default: findChromium()
+  chromiumPath?: string; // CHROMIUM_PATH (config); unset: the system's Chromium or Playwright's
   launchTimeoutMs?: number; // default 30 s
   /** Watches the browser's memory during sessions (BROWSER_MEMORY_BUDGET_MB). */
   memory?: MemoryGuard;
@@ -260,7 +260,7 @@ class ChromiumPool {
   /** Launches Chromium behind the pool's own policy proxy, at background priority. */
   private async launch(): Promise<Browser> {
     const { opts } = this;
-    const executablePath = opts.chromiumPath ?? requireChromium().path;
+    const executablePath = requireChromium({ CHROMIUM_PATH: opts.chromiumPath }).path;
     this.launchProxy ??= await startPolicyProxy(opts.policy);
     const viaLauncher = launcherUsable();
     const b = await chromium.launch({

@@ -66,16 +66,16 @@ export function countChromiumProcesses(needle = ''): number {
   ).length;
 }
 
-// A stat read is 10-100 us (more under load): 16 of them keep each turn of the loop short, with
-// far fewer hops than one asynchronous read (open, stat, read, close on the thread pool) per file.
+// A stat read is a short synchronous read: 16 of them keep each turn of the loop short, with far
+// fewer hops than one asynchronous read (open, stat, read, close on the thread pool) per file.
 const YIELD_EVERY = 16;
 
 /**
  * Pids of the live members of any of these process groups: one pass over /proc reading only each
  * process's stat line (cmdline is not needed). The memory guard asks twice a second during every
- * browser session, so the pass yields to the event loop every few files: read in one go it held
- * the worker's loop for 13-90 ms on a loaded 2-core machine (130 processes), delaying heartbeats
- * and job pickup during full scans.
+ * browser session, so the pass yields to the event loop every few files: read in one go, the
+ * hundred-odd processes of a full scan would hold the worker's loop long enough to delay
+ * heartbeats and job pickup.
  */
 export async function groupPids(pgids: ReadonlySet<number>): Promise<number[]> {
   let names: string[];
@@ -132,9 +132,9 @@ export const BACKGROUND_NICE = 10;
 
 /**
  * Lowers the CPU priority of every thread of the groups' processes. A full scan's Chromium and
- * Lighthouse keep both cores busy, and the worker's event loop (heartbeats, job pickup, other
- * jobs' I/O) then waited for a core for hundreds of milliseconds; niced, they yield to it at
- * once and still get every core the worker leaves idle. Threads and processes made later
+ * Lighthouse can keep every core busy, leaving the worker's event loop (heartbeats, job pickup,
+ * other jobs' I/O) waiting for one; niced, they yield to it at once and still get every core the
+ * worker leaves idle. Threads and processes made later
  * (renderers forked by the zygote, a child's new threads) inherit the value from their maker.
  */
 export async function lowerPriority(pgids: ReadonlySet<number>, nice = BACKGROUND_NICE): Promise<void> {
@@ -152,8 +152,8 @@ export async function lowerPriority(pgids: ReadonlySet<number>, nice = BACKGROUN
  * Where the kernel groups processes by session (CONFIG_SCHED_AUTOGROUP, on by default), a
  * detached child (a session of its own: the pool's Chromium, the Lighthouse child) is scheduled
  * as one autogroup with the same share as the worker's whole session, whatever its threads' nice
- * values: during full scans the worker's event loop then waited 50-270 ms for a core while
- * runnable. The autogroup's own nice value weights the group; raising it needs no privilege.
+ * values, so nicing its threads alone leaves the worker's event loop waiting for a core during
+ * full scans. The autogroup's own nice value weights the group; raising it needs no privilege.
  * Never applied to our own autogroup (a child that did not start a session shares it).
  */
 export function lowerAutogroup(pid: number, nice = BACKGROUND_NICE): boolean {

@@ -135,9 +135,9 @@ if (typeof parseAndVerify !== 'function')
 
 // A number introduced by a word ("Tel. 33 12 34 56"): a pattern that ends with a digit run
 // \d[\d\s().-]{6,}\d and starts at most `lead` characters before that run. A case-insensitive
-// Unicode alternation of words costs ~40 ns a character when tried at every position of a page's
-// text (0.7 ms a page on the bench's pages, most of which have no digit run at all), so it is tried,
-// sticky, only at the `lead` positions before each digit run. A match's run starts at the first
+// Unicode alternation of words is dear when tried at every position of a page's text, and most
+// pages have no digit run at all, so it is tried, sticky, only at the `lead` positions before
+// each digit run. A match's run starts at the first
 // digit of a stretch of [\d\s().-] (a word has letters, so none fits between two of its digits),
 // which is where the global search for DIGIT_RUN finds each run. Same answer as pattern.test(text).
 const DIGIT_RUN = '\\d[\\d\\s().-]{6,}\\d';

@@ -242,16 +242,6 @@ export function groupsFor(
   return r.groups.filter((g) => groupNames(g, tokens).includes(name));
 }
 
-/** Whether a group names this agent explicitly (not just through `*`). */
-export function namesAgent(
-  robots: RobotsTxt | string,
-  userAgent: string,
-  options: MatchOptions = {},
-): boolean {
-  options = resolved(options);
-  return namedAgent(parsed(robots, options), userAgent, options.tokens ?? 'lenient') !== null;
-}
-
 /** The full decision for one agent and URL, with the group and rule that decided it. */
 export function evaluate(
   robots: RobotsTxt | string,

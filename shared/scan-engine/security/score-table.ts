@@ -1,5 +1,3 @@
-import type { GradeBand } from '../model.ts';
-
 // Mozilla HTTP Observatory's grading, as data: every result a test can give, its score modifier,
 // whether Observatory counts it as a passed test, and a one-line summary (our wording).
 // Numbers from mdn/mdn-http-observatory@94042bbf, src/grader/charts.js (algorithm version 6).
@@ -505,9 +503,6 @@ export const GRADE_CHART: { min: number; grade: string }[] = [
   { min: 25, grade: 'D-' },
   { min: 0, grade: 'F' },
 ];
-
-/** The chart in the scoring model's shape, for a model that wants Observatory letters. */
-export const OBSERVATORY_GRADES: GradeBand[] = GRADE_CHART.map((b) => ({ ...b }));
 
 export function observatoryGrade(score: number): string {
   const s = Math.max(0, score);

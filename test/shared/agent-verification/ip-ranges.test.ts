@@ -9,7 +9,6 @@ import {
   IP_RANGE_SOURCES,
   loadAgentIpRanges,
   parseIpRangeFile,
-  verifyAgentIp,
 } from '../../../shared/agent-verification/ip-ranges.ts';
 
 // Vendor formats with documentation addresses (RFC 5737 / RFC 3849), written here for the test.
@@ -51,7 +50,7 @@ describe('parseIpRangeFile', () => {
   });
 });
 
-describe('verifyAgentIp', () => {
+describe('AgentIpRanges.verify', () => {
   let dir: string;
   let ranges: AgentIpRanges;
   before(() => {
@@ -97,12 +96,12 @@ describe('verifyAgentIp', () => {
   ];
   for (const [agent, ip, expected] of table) {
     it(`${agent} from ${ip} is ${expected}`, () => {
-      assert.equal(verifyAgentIp(agent, ip, ranges), expected);
+      assert.equal(ranges.verify(agent, ip), expected);
     });
   }
 
   it('without a ranges directory nothing is called unverified', () => {
-    assert.equal(verifyAgentIp('GPTBot', '192.0.2.10', new AgentIpRanges(new Map())), 'unknown');
+    assert.equal(new AgentIpRanges(new Map()).verify('GPTBot', '192.0.2.10'), 'unknown');
   });
 
   it('every range source named in the catalogue is defined', () => {

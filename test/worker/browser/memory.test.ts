@@ -7,7 +7,7 @@ import type { BrowserPool } from '../../../shared/scan-engine/browser.ts';
 import { gatherRendered } from '../../../shared/scan-engine/gatherers/rendered.ts';
 import { type BrowserError, findChromium } from '../../../worker/browser/chromium.ts';
 import { createLighthouseRunner } from '../../../worker/browser/lighthouse.ts';
-import { groupsPssBytes, MemoryGuard } from '../../../worker/browser/memory.ts';
+import { groupsPssBytesAsync, MemoryGuard } from '../../../worker/browser/memory.ts';
 import { createBrowserPool } from '../../../worker/browser/pool.ts';
 import { skipUnlessBrowser } from '../../helpers/browser.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
@@ -111,7 +111,7 @@ describe('browser memory budget', { skip }, () => {
       for (let i = 0; i < 100 && pool.stats.sessionsInUse > 0; i++)
         await new Promise((r) => setTimeout(r, 100));
       assert.equal(pool.stats.sessionsInUse, 0, 'the session wound down');
-      const used = groupsPssBytes(guard.groups);
+      const used = await groupsPssBytesAsync(guard.groups);
       assert.ok(used < 1024 * MB, `Chromium at ${Math.round(used / MB)} MB after ${target} (${result})`);
     });
   }

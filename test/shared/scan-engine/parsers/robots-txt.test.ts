@@ -4,7 +4,6 @@ import {
   evaluate,
   groupsFor,
   isAllowed,
-  namesAgent,
   parseRobotsTxt,
   productTokens,
   sitemaps,
@@ -216,10 +215,11 @@ describe('evaluate and agent helpers', () => {
     });
   });
 
-  it('namesAgent is true only for explicitly named agents', () => {
-    assert.equal(namesAgent(robots, 'GPTBot'), true);
-    assert.equal(namesAgent(robots, GPTBOT_UA), true);
-    assert.equal(namesAgent(robots, 'PerplexityBot'), false);
+  it('evaluate says explicit only for agents a group names', () => {
+    const via = (agent: string) => evaluate(robots, agent, 'https://example.com/').via;
+    assert.equal(via('GPTBot'), 'explicit');
+    assert.equal(via(GPTBOT_UA), 'explicit');
+    assert.notEqual(via('PerplexityBot'), 'explicit');
   });
 
   it('groupsFor returns the named groups, else the wildcard ones', () => {

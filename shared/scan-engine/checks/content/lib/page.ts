@@ -150,7 +150,7 @@ function readBodyTexts($: CheerioAPI): { body: string; unmarkedMain: string | nu
  * Words of a text: runs of letters or digits (apostrophes and inner hyphens kept), exactly what
  * /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*\/gu matches. Counted by a scan with a per-character
  * table instead: checks count the words of the same long texts many times, and the Unicode-class
- * regex was the dearest single step of scoring a long page.
+ * regex would be the dearest single step of scoring a long page.
  */
 export function words(text: string): string[] {
   const out: string[] = [];
