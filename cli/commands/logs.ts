@@ -1,4 +1,5 @@
-import { type Stats, statSync } from 'node:fs';
+import { readdirSync, type Stats, statSync } from 'node:fs';
+import { getPriority, setPriority } from 'node:os';
 import { parseArgs } from 'node:util';
 import { refreshCatalogue } from '../../shared/agent-catalogue/watch.ts';
 import { siteByIdOrTracking } from '../../shared/agent-sites/sites.ts';
@@ -34,6 +35,47 @@ function summaryText(s: ImportSummary): string[] {
     );
   for (const b of s.badSamples) out.push(`  bad line ${b.line}: ${b.text}`);
   return out;
+}
+
+/** The nice value an import runs at: batch work, below the service beside it (nice 0). */
+const IMPORT_NICE = 10;
+
+/**
+ * Runs `fn` with this process's threads at IMPORT_NICE (threads started meanwhile, such as libuv's
+ * file readers, inherit it), then gives each its priority back where allowed. An import keeps a
+ * core busy parsing while its batches keep Postgres busy on the other: at equal priority the
+ * API's requests queued behind it for a core (GET /stats during an import: the API's backends
+ * never wait on a lock, they wait to run). Lower, the import gets every cycle the service leaves
+ * idle, wherever the two share the scheduler (one session, or autogroups off). Its Postgres
+ * backends keep their priority: they are the server's processes, not this one's.
+ */
+async function asBatchWork<T>(fn: () => Promise<T>): Promise<T> {
+  let tids: number[];
+  try {
+    tids = readdirSync('/proc/self/task').map(Number);
+  } catch {
+    tids = [0]; // no /proc: the calling thread (the process, where threads are not tasks)
+  }
+  const before = new Map<number, number>();
+  for (const tid of tids) {
+    try {
+      before.set(tid, getPriority(tid));
+      setPriority(tid, IMPORT_NICE);
+    } catch {
+      // exited, or not allowed: it keeps its priority
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    for (const [tid, nice] of before) {
+      try {
+        setPriority(tid, nice);
+      } catch {
+        // raising a priority again needs privilege: a process that ends here loses nothing
+      }
+    }
+  }
 }
 
 // Imports web-server access logs into a registered site's agent traffic (the same pipeline as
@@ -79,13 +121,15 @@ export async function logs(args: string[], io: CliIO): Promise<number> {
     await refreshCatalogue(db.handle.db); // classify with the database's catalogue (local entries too)
     const summaries: ImportSummary[] = [];
     for (const file of positionals) {
-      const s = await importLog(db.handle.db, site, file, {
-        format,
-        verifier: processVerifier(cfg),
-        retentionDays: cfg.AGENT_EVENTS_RETENTION_DAYS,
-        // A progress line only on a terminal; pipes and files get the summary alone.
-        onProgress: tty ? (p) => process.stderr.write(`\r${progressLine(p)}\u001b[K`) : undefined,
-      });
+      const s = await asBatchWork(() =>
+        importLog(db.handle.db, site, file, {
+          format,
+          verifier: processVerifier(cfg),
+          retentionDays: cfg.AGENT_EVENTS_RETENTION_DAYS,
+          // A progress line only on a terminal; pipes and files get the summary alone.
+          onProgress: tty ? (p) => process.stderr.write(`\r${progressLine(p)}\u001b[K`) : undefined,
+        }),
+      );
       if (tty) process.stderr.write('\r\u001b[K');
       summaries.push(s);
       if (!values.json) for (const l of summaryText(s)) io.out(l);

@@ -8,7 +8,7 @@ import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type IngestCounts, type IngestRequest, ingest, pastRetention, recordCoverage } from './ingest.ts';
 import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
-import { foldPages } from './page-rollups.ts';
+import { compactPending, foldPages } from './page-rollups.ts';
 
 // `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
 // constant memory, parses it in the chosen format, and feeds the one ingest pipeline in batches.
@@ -192,6 +192,7 @@ export async function importLog(
   }
   await store.finish();
   await foldPages(db, site.id); // the file's page counts into the page and path rollups (sql/018)
+  await compactPending(db, site.id); // the batches are done: the fold's deleted rows can go now
   const dayNames = new Map(
     [...days].map(([d, n]) => [new Date(d * 86_400_000).toISOString().slice(0, 10), n]),
   );

@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { createAccount } from '../../../shared/accounts/accounts.ts';
 import { registerSite } from '../../../shared/agent-sites/sites.ts';
 import { type IngestRequest, ingest, requestHash } from '../../../shared/agent-traffic/ingest.ts';
-import { foldAllPending, foldPages } from '../../../shared/agent-traffic/page-rollups.ts';
+import { compactPending, foldAllPending, foldPages } from '../../../shared/agent-traffic/page-rollups.ts';
 import { sitePages } from '../../../shared/agent-traffic/stats.ts';
 import { createDb, type Db } from '../../../shared/db/pool.ts';
 import { tasks } from '../../../worker/tasks/index.ts';
@@ -183,4 +183,47 @@ it('the fold_agent_pages task folds every site left with pending counts', async 
       select sum(visits) as n from agent_path_rollups where site_id = ${site.id}`.execute(handle.db);
     assert.equal(Number(paths.rows[0]!.n), 30 + s);
   }
+});
+
+it("a site's pending partition holds about two folds of rows, not the dead rows of every fold", async () => {
+  const site = await newAgentSite(handle.db, 'compact@example.test', 'https://compact.example.com/');
+  const pages: number[] = [];
+  let partition = '';
+  for (let cycle = 0; cycle < 10; cycle++) {
+    const requests = Array.from(
+      { length: 400 },
+      (_, i): IngestRequest => ({
+        time: new Date(Date.now() - i * 1000),
+        method: 'GET',
+        path: `/c${cycle}/${i}`, // a pending row each
+        status: 200,
+        ip: '198.51.100.3',
+        userAgent: AGENTS[i % AGENTS.length]!,
+        referer: null,
+        hash: requestHash(`compact ${cycle} ${i}`),
+      }),
+    );
+    await ingest(handle.db, site, 'collect', requests, verifier, { retentionDays: null, foldAfter: 10 ** 9 });
+    if (!partition) {
+      const r = await sql<{ p: string }>`
+        select tableoid::regclass::text as p from agent_page_pending where site_id = ${site.id} limit 1`.execute(
+        handle.db,
+      );
+      partition = r.rows[0]!.p;
+    }
+    // As a background fold does it: the previous fold's deleted rows vacuumed, then this fold.
+    await compactPending(handle.db, site.id);
+    await foldPages(handle.db, site.id);
+    const size = await sql<{ pages: string }>`
+      select pg_relation_size(${partition}::regclass) / current_setting('block_size')::int as pages`.execute(
+      handle.db,
+    );
+    pages.push(Number(size.rows[0]!.pages));
+  }
+  // Each cycle's rows fill a few pages; without the vacuum the partition grows by them every cycle.
+  assert.ok(pages[1]! > pages[0]!, `pages per cycle: ${pages.join(', ')}`);
+  assert.ok(pages[9]! <= pages[2]!, `pages per cycle: ${pages.join(', ')}`);
+  const paths = await sql<{ n: string }>`
+    select sum(visits) as n from agent_path_rollups where site_id = ${site.id}`.execute(handle.db);
+  assert.equal(Number(paths.rows[0]!.n), 4000);
 });
