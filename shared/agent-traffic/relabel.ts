@@ -6,6 +6,7 @@ import { CONFIDENCE } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import { addJob } from '../jobs/queue.ts';
 import { foldPages } from './page-rollups.ts';
+import { rollupDeltaCtes } from './rollup-deltas.ts';
 
 // History follows the catalogue: the stored events of the retention window are labelled again
 // (platform, agent, type) with the classifier in use, and their rollups moved with them, so the
@@ -219,7 +220,7 @@ async function relabelDay(tx: Transaction<Database>, run: Run, d: Day): Promise<
   const from = `${d.day}T00:00:00Z`;
   const { rows } = await sql<{ changed: number }>`
     with target as (
-      select e.site_id, e.time, e.hash, e.path, e.status, e.verification,
+      select e.site_id, e.time, e.hash, e.path, e.status, e.verification, e.verification as old_verification,
         e.platform as old_platform, e.agent as old_agent, e.type as old_type,
         l.platform, l.agent, l.type, l.confidence
       from agent_events e join agent_relabel_labels l on l.run_id = ${run.id}::bigint and l.user_agent = e.user_agent
@@ -233,32 +234,7 @@ async function relabelDay(tx: Transaction<Database>, run: Run, d: Day): Promise<
         confidence = case when e.verification = 'none' then least(${CONFIDENCE.none}::real, t.confidence) else e.confidence end
       from target t where e.site_id = t.site_id and e.time = t.time and e.hash = t.hash
       returning t.*
-    ), delta as (
-      select site_id, time, path, platform, agent, type, verification,
-        1 as n, (status >= 400)::int as err, (status = 404)::int as nf from moved
-      union all
-      select site_id, time, path, old_platform, old_agent, old_type, verification,
-        -1, -(status >= 400)::int, -(status = 404)::int from moved
-    ), hourly as (
-      insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
-      select site_id, date_trunc('hour', time), platform, agent, type, verification, sum(n), coalesce(sum(err), 0), min(time), max(time)
-      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
-      on conflict (site_id, hour, platform, agent, type, verification) do update set
-        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
-        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-    ), daily as (
-      insert into agent_daily_rollups as r (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
-      select site_id, (time at time zone 'UTC')::date, platform, agent, type, verification, sum(n), coalesce(sum(err), 0), min(time), max(time)
-      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
-      on conflict (site_id, day, platform, agent, type, verification) do update set
-        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
-        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-    ), pages as (
-      -- Page counts per platform: appended as pending, folded like ingestion's (net 0 per path).
-      insert into agent_page_pending (site_id, day, path, platform, visits, errors, not_found)
-      select site_id, (time at time zone 'UTC')::date, path, platform, sum(n), coalesce(sum(err), 0), coalesce(sum(nf), 0)
-      from delta group by 1, 2, 3, 4 having sum(n) <> 0
-    )
+    ), ${rollupDeltaCtes({ pages: true })}
     select count(*)::int as changed from moved`.execute(tx);
   const changed = rows[0]?.changed ?? 0;
   if (changed > 0) {

@@ -4,6 +4,7 @@ import { CONFIDENCE, rdnsDomains, settleRdns, type Verifier } from '../agent-ver
 import type { Database } from '../db/database.ts';
 import type { Verification } from '../db/tables/agent-traffic.ts';
 import { addJob } from '../jobs/queue.ts';
+import { rollupDeltaCtes } from './rollup-deltas.ts';
 
 // Settles the visits ingestion stored as `pending` (reverse DNS needed, sql/034) and re-checks the
 // `unverified` ones whose retry is due. Each distinct (agent, address) is looked up once, a few at
@@ -114,34 +115,16 @@ async function settle(
     ), from_pending as (
       update agent_events e set verification = p.verdict, confidence = p.confidence
       from p where e.agent = p.agent and e.ip = p.ip and e.verification = 'pending'
-      returning e.site_id, e.time, e.status, e.platform, e.agent, e.type, 'pending'::text as old_v, p.verdict as new_v
+      returning e.site_id, e.time, e.path, e.status, e.platform, e.agent, e.type, p.verdict as verification,
+        e.platform as old_platform, e.agent as old_agent, e.type as old_type, 'pending'::text as old_verification
     ), from_unverified as (
       update agent_events e set verification = p.verdict, confidence = p.confidence
       from p where e.agent = p.agent and e.ip = p.ip and e.verification = 'unverified' and p.verdict <> 'unverified'
-      returning e.site_id, e.time, e.status, e.platform, e.agent, e.type, 'unverified'::text as old_v, p.verdict as new_v
+      returning e.site_id, e.time, e.path, e.status, e.platform, e.agent, e.type, p.verdict as verification,
+        e.platform as old_platform, e.agent as old_agent, e.type as old_type, 'unverified'::text as old_verification
     ), moved as (
       select * from from_pending union all select * from from_unverified
-    ), delta as (
-      -- Each moved event: +1 under its verdict, -1 under its old verification (net per row, so no
-      -- rollup row is touched twice by this statement).
-      select site_id, time, platform, agent, type, new_v as v, 1 as n, (status >= 400)::int as err from moved
-      union all
-      select site_id, time, platform, agent, type, old_v, -1, -(status >= 400)::int from moved
-    ), hourly as (
-      insert into agent_rollups as r (site_id, hour, platform, agent, type, verification, visits, errors, first_at, last_at)
-      select site_id, date_trunc('hour', time), platform, agent, type, v, sum(n), sum(err), min(time), max(time)
-      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
-      on conflict (site_id, hour, platform, agent, type, verification) do update set
-        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
-        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-    ), daily as (
-      insert into agent_daily_rollups as r (site_id, day, platform, agent, type, verification, visits, errors, first_at, last_at)
-      select site_id, (time at time zone 'UTC')::date, platform, agent, type, v, sum(n), sum(err), min(time), max(time)
-      from delta group by 1, 2, 3, 4, 5, 6 having sum(n) <> 0 order by 1, 2, 3, 4, 5, 6
-      on conflict (site_id, day, platform, agent, type, verification) do update set
-        visits = r.visits + excluded.visits, errors = r.errors + excluded.errors,
-        first_at = least(r.first_at, excluded.first_at), last_at = greatest(r.last_at, excluded.last_at)
-    )
+    ), ${rollupDeltaCtes({ pages: false })}
     select count(*)::int as moved from moved`.execute(db);
   return rows[0]?.moved ?? 0;
 }

@@ -93,10 +93,26 @@ async function rollupMix(siteId: string, table: 'agent_rollups' | 'agent_daily_r
     where site_id = ${siteId}::bigint group by 1 having sum(visits) > 0`.execute(handle.db);
   return Object.fromEntries(rows.map((r) => [r.v, r.n]));
 }
+/** Error visits (status >= 400) per agent and verification, in the events or a rollup table. */
+async function errorMix(siteId: string, table: 'agent_rollups' | 'agent_daily_rollups' | null): Promise<Mix> {
+  const { rows } = await (table
+    ? sql<{ k: string; n: number }>`
+        select agent || ' ' || verification as k, sum(errors)::int as n from ${sql.table(table)}
+        where site_id = ${siteId}::bigint group by 1 having sum(errors) > 0`
+    : sql<{ k: string; n: number }>`
+        select agent || ' ' || verification as k, count(*)::int as n from agent_events
+        where site_id = ${siteId}::bigint and status >= 400 group by 1`
+  ).execute(handle.db);
+  return Object.fromEntries(rows.map((r) => [r.k, r.n]));
+}
 async function assertConsistent(site: AgentSite): Promise<Mix> {
   const events = await eventMix(site.id);
   assert.deepEqual(await rollupMix(site.id, 'agent_rollups'), events, 'hourly rollups = events');
   assert.deepEqual(await rollupMix(site.id, 'agent_daily_rollups'), events, 'daily rollups = events');
+  const errors = await errorMix(site.id, null);
+  assert.ok(Object.keys(errors).length > 1, 'the log has error visits under several verifications');
+  assert.deepEqual(await errorMix(site.id, 'agent_rollups'), errors, 'hourly errors = events');
+  assert.deepEqual(await errorMix(site.id, 'agent_daily_rollups'), errors, 'daily errors = events');
   return events;
 }
 
