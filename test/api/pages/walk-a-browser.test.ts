@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
-import { freePort } from '../../../shared/db/embedded.ts';
-import { findChromium } from '../../../worker/browser/chromium.ts';
+import type { Page } from 'playwright-core';
 import { skipUnlessBrowser } from '../../helpers/browser.ts';
+import {
+  assertFitsPhone,
+  type BrowserStack,
+  chromiumPath,
+  PHONE_WIDTH,
+  startBrowserStack,
+} from '../../helpers/browser-stack.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
-import { type SmtpServer, startSmtpServer } from '../../helpers/smtp-server.ts';
-import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 import { type FakeSession, type StripeFake, startStripeFake } from '../../helpers/stripe-fake.ts';
 
 // The A walk, as a new customer does it in real Chromium at a phone's width, against the API and
@@ -18,53 +21,37 @@ import { type FakeSession, type StripeFake, startStripeFake } from '../../helper
 // (paid through Stripe the same way) -> follow it and read the report -> run a GEO check. Scans
 // are quick and audits crawl without a browser, so the walk takes well under a minute of work.
 
-const chromiumPath = findChromium()?.path;
 const PASSWORD = 'correct horse battery staple';
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_walk_a';
-const WIDTH = 375;
 /** With CONSOLE_SCREENSHOTS_DIR set, the audit pages are photographed (docs/console.md uses them). */
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
 
 describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(chromiumPath) }, () => {
   let site: FixtureServer;
-  let smtp: SmtpServer;
   let stripe: StripeFake;
-  let t: TestStack;
-  let browser: Browser;
+  let stack: BrowserStack;
 
   before(async () => {
     site = await startFixtureServer({ root: path.resolve('test/fixtures/sites/quick-site') });
-    smtp = await startSmtpServer();
     stripe = await startStripeFake();
-    t = await startTestStack({
-      PORT: String(await freePort()),
-      SMTP_URL: smtp.url,
-      STRIPE_SECRET_KEY: 'sk_test_walk',
-      STRIPE_WEBHOOK_SECRET,
-      STRIPE_API_BASE: stripe.url,
-      SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
-      MONITOR_SCAN_MODE: 'quick',
-      AUDIT_FULL_PAGES: '0',
-      AUDIT_MAX_PAGES: '5',
-    });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    stack = await startBrowserStack(
+      {
+        STRIPE_SECRET_KEY: 'sk_test_walk',
+        STRIPE_WEBHOOK_SECRET,
+        STRIPE_API_BASE: stripe.url,
+        SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+        MONITOR_SCAN_MODE: 'quick',
+        AUDIT_FULL_PAGES: '0',
+        AUDIT_MAX_PAGES: '5',
+      },
+      { worker: true },
+    );
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
+    await stack?.close();
     await stripe?.close();
-    await smtp?.close();
     await site?.close();
   });
-
-  /** Nothing scrolls sideways at a phone's width. */
-  async function fits(page: Page) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= WIDTH, `${page.url()} is ${width}px wide at ${WIDTH}px`);
-  }
 
   async function shot(page: Page, name: string) {
     if (!SHOTS) return;
@@ -73,14 +60,14 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     await page.screenshot({
       path: path.join(SHOTS, `${name}.png`),
       fullPage: true,
-      clip: { x: 0, y: 0, width: WIDTH, height: Math.min(height, 1400) },
+      clip: { x: 0, y: 0, width: PHONE_WIDTH, height: Math.min(height, 1400) },
     });
   }
 
   /** Stripe's confirmation of a paid session, signed as Stripe signs it, to our webhook. */
   async function stripeConfirms(session: FakeSession, email: string) {
     const event = stripe.completed(session, email, STRIPE_WEBHOOK_SECRET);
-    const res = await fetch(`${t.url}/webhooks/stripe`, {
+    const res = await fetch(`${stack.t.url}/webhooks/stripe`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'stripe-signature': event.signature },
       body: event.body,
@@ -100,7 +87,8 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
   }
 
   it('signs up, buys a plan, monitors a site, buys and reads an audit, and runs a GEO check', async () => {
-    const ctx = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, baseURL: t.url });
+    const { smtp } = stack;
+    const ctx = await stack.phone();
     const page = await ctx.newPage();
     const email = 'walker@shop.test';
 
@@ -119,7 +107,7 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
 
     // Buy the Growth plan: the console's button, our plan page, Stripe Checkout, back here.
     await page.goto('/console/sites');
-    await fits(page);
+    await assertFitsPhone(page);
     await page.getByRole('link', { name: 'Buy Growth' }).click();
     await page.getByRole('button', { name: /Subscribe for £29\.00 a month with Stripe/ }).click();
     await page.getByRole('heading', { name: 'Thank you' }).waitFor();
@@ -136,7 +124,7 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     await page.getByLabel('Label (optional)').fill('Quick site');
     await page.getByRole('button', { name: 'Add site' }).click();
     await page.getByText('Added Quick site').waitFor();
-    await fits(page);
+    await assertFitsPhone(page);
     await page.getByRole('link', { name: 'Quick site' }).click();
     await page.getByRole('button', { name: 'Scan now' }).click();
     await page.getByText('Scan queued').waitFor();
@@ -145,13 +133,13 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     assert.equal(await page.locator('.history-table tbody tr').count(), 1, 'one scan in the history');
     const overall = await page.locator('.history-table tbody tr td').nth(1).textContent();
     assert.match(overall ?? '', /^\d{1,3}$/, 'the scan has an overall score');
-    await fits(page);
+    await assertFitsPhone(page);
     const sitePage = page.url();
 
     // Order an audit: a free-tier account pays for it through Stripe Checkout.
     await page.getByRole('link', { name: 'Overview' }).click();
     await page.getByRole('link', { name: 'Order an audit' }).click();
-    await fits(page);
+    await assertFitsPhone(page);
     await page.getByLabel(/SEO Audit, £49\.00/).check();
     await page.getByLabel('Site to audit').fill(site.url);
     await page.getByRole('button', { name: 'Pay with Stripe' }).click();
@@ -162,15 +150,15 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     await reloadUntil(page, 'SEO Audit');
     await page.getByRole('link', { name: 'SEO Audit' }).click();
     await page.getByRole('heading', { name: /SEO Audit/ }).waitFor();
-    await fits(page);
+    await assertFitsPhone(page);
     await reloadUntil(page, 'Open the report');
     assert.match((await page.locator('h1').textContent()) ?? '', /delivered/);
-    await fits(page);
+    await assertFitsPhone(page);
     await shot(page, 'console-audit');
     await page.getByRole('link', { name: 'Open the report' }).click();
     await page.getByRole('heading', { name: `127.0.0.1:${site.port}`, level: 1 }).waitFor();
     assert.match(await page.title(), /SEO Audit/);
-    await fits(page);
+    await assertFitsPhone(page);
     await page.goto('/console/audits');
     await shot(page, 'console-audits');
 
@@ -179,7 +167,7 @@ describe('walk A: from sign-up to a paying customer', { skip: skipUnlessBrowser(
     await page.getByRole('link', { name: /GEO: answer-engine visibility/ }).click();
     await page.getByRole('button', { name: 'Run a GEO check' }).click();
     await reloadUntil(page, /^GEO check \d+\/\d+/);
-    await fits(page);
+    await assertFitsPhone(page);
     await ctx.close();
   });
 });

@@ -2,13 +2,16 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { main } from '../../../cli/main.ts';
 import { resetConfig } from '../../../shared/config.ts';
-import { findChromium } from '../../../worker/browser/chromium.ts';
-import { startTestApi, type TestApi } from '../../helpers/api.ts';
 import { skipUnlessBrowser } from '../../helpers/browser.ts';
-import { type SmtpServer, startSmtpServer } from '../../helpers/smtp-server.ts';
+import {
+  assertFitsPhone,
+  type BrowserStack,
+  chromiumPath,
+  startBrowserStack,
+} from '../../helpers/browser-stack.ts';
 
 // The B walk, as an invited customer does it in real Chromium at a phone's width: the operator's
 // `sightline invites create --mail` -> the link from the (loopback) SMTP server -> accept with a
@@ -17,9 +20,7 @@ import { type SmtpServer, startSmtpServer } from '../../helpers/smtp-server.ts';
 // then a custom range, then filter by an agent and a page by clicking them and remove a filter chip.
 // Every page fits 375 px. With CONSOLE_SCREENSHOTS_DIR set, the dashboard is photographed.
 
-const chromiumPath = findChromium()?.path;
 const PASSWORD = 'correct horse battery staple';
-const WIDTH = 375;
 const DAY = 86_400_000;
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
 const EMAIL = 'walker@example.test';
@@ -54,32 +55,19 @@ const digits = (s: string) => Number(s.replace(/[^0-9]/g, ''));
 describe('walk B: from an invitation to a filtered dashboard', {
   skip: skipUnlessBrowser(chromiumPath),
 }, () => {
-  let smtp: SmtpServer;
-  let t: TestApi;
-  let browser: Browser;
+  let stack: BrowserStack;
 
   before(async () => {
-    smtp = await startSmtpServer();
-    t = await startTestApi({ SMTP_URL: smtp.url, AUTH_IP_LIMIT: '1000' });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    stack = await startBrowserStack({ AUTH_IP_LIMIT: '1000' }, { worker: false });
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    await smtp?.close();
+    await stack?.close();
   });
-
-  async function fits(page: Page) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= WIDTH, `${page.url()} is ${width}px wide at ${WIDTH}px`);
-  }
 
   /** The operator's CLI, against the test database, mailing through the loopback SMTP server. */
   async function inviteByMail(): Promise<string> {
+    const { t, smtp } = stack;
     const env = { DATABASE_URL: t.database.url, PUBLIC_SITE_URL: t.url, SMTP_URL: smtp.url };
     Object.assign(process.env, env);
     resetConfig();
@@ -109,12 +97,13 @@ describe('walk B: from an invitation to a filtered dashboard', {
 
   it('invitation, site, snippet, collected visits, then the dashboard by range and by click-to-filter', async () => {
     const link = await inviteByMail();
-    const ctx = await browser.newContext({ viewport: { width: WIDTH, height: 800 }, baseURL: t.url });
+    const { t } = stack;
+    const ctx = await stack.phone();
     const page = await ctx.newPage();
 
     // Accept the invitation.
     await page.goto(link);
-    await fits(page);
+    await assertFitsPhone(page);
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Create my account' }).click();
     await page.getByRole('heading', { name: 'Welcome to Sightline' }).waitFor();
@@ -128,7 +117,7 @@ describe('walk B: from an invitation to a filtered dashboard', {
     await page.getByLabel('Label').fill('Walk shop');
     await page.getByRole('button', { name: 'Register site' }).click();
     await page.getByRole('heading', { name: 'Walk shop is registered' }).waitFor();
-    await fits(page);
+    await assertFitsPhone(page);
     const token = await page.getByLabel('Ingest token').inputValue();
     const trackingId = (await page.locator('.key-once dd code').innerText()).trim();
     const curl = await page.locator('#snippet-curl').innerText();
@@ -154,7 +143,7 @@ describe('walk B: from an invitation to a filtered dashboard', {
     // The dashboard: the last 30 days by default.
     await page.getByRole('link', { name: 'Open the dashboard' }).click();
     await page.locator('#total-visits').waitFor();
-    await fits(page);
+    await assertFitsPhone(page);
     assert.equal(await total(page), 9);
     assert.match(await page.locator('#range-shown').innerText(), /Last 30 days/);
 
@@ -175,7 +164,7 @@ describe('walk B: from an invitation to a filtered dashboard', {
     assert.equal(axis.range[1] - axis.range[0], 7 * 86400);
     assert.ok(axis.min <= axis.range[0] && axis.max >= axis.range[1], JSON.stringify(axis));
     assert.ok(axis.max - axis.min < 9 * 86400, JSON.stringify(axis));
-    await fits(page);
+    await assertFitsPhone(page);
 
     // A custom range: the one day 10 days ago.
     const tenDaysAgo = isoDay(daysAgo(10));
@@ -188,7 +177,7 @@ describe('walk B: from an invitation to a filtered dashboard', {
       await page.locator('#range-shown').innerText(),
       new RegExp(String(Number(tenDaysAgo.slice(8)))),
     );
-    await fits(page);
+    await assertFitsPhone(page);
     if (SHOTS)
       await page.screenshot({ path: path.join(SHOTS, 'console-agent-site-range.png'), fullPage: true });
 
@@ -204,7 +193,7 @@ describe('walk B: from an invitation to a filtered dashboard', {
     await page.waitForURL(/page=%2Fpricing/);
     assert.equal(await total(page), 3);
     assert.match(await chips.innerText(), /Page: \/pricing/);
-    await fits(page);
+    await assertFitsPhone(page);
     if (SHOTS)
       await page.screenshot({ path: path.join(SHOTS, 'console-agent-site-filtered.png'), fullPage: true });
     await chips.getByRole('link', { name: 'Remove the filter agent GPTBot' }).click();
