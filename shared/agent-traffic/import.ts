@@ -55,8 +55,8 @@ export interface ImportOptions {
 /**
  * The lines of a byte stream, split as readline splits them with crlfDelay Infinity (a line ends
  * at \r\n, \n or \r; a last line without an end is a line), handed out a chunk's lines at a
- * time: readline's event and promise per line cost about a quarter more CPU (2.4 against 1.9 µs a
- * line reading the bench's log; the same lines, also for chunks cut inside \r\n or a character).
+ * time: readline pays an event and a promise per line (docs/benchmarks.md, "Numbers moved out of
+ * code comments"). Chunks cut inside \r\n or a character give the same lines.
  */
 export async function* lineChunks(bytes: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
   const decoder = new StringDecoder('utf8');

@@ -38,9 +38,9 @@ async function latestRobots(db: Kysely<Database>, site: AgentSite): Promise<stri
  * Up to 5 addresses per spoofed agent, from its newest spoofed requests: the events between the
  * first and the last spoofed request of its newest hour that had any, newest first, at most 100.
  * The (site, time) index walk is bounded by that hour however rare spoofing is. The bounds are
- * sent as values (one branch per agent), so each branch is planned for its own short range; taken
- * from the rollups inside one statement they were unknown to the planner, which costed a walk of
- * the whole window and compiled the statement (JIT, about 50 ms). Events past retention are gone:
+ * sent as values (one branch per agent), so each branch is planned for its own short range;
+ * bounds taken from the rollups inside the same statement are unknown to the planner, which then
+ * costs a walk of the whole window (and JIT-compiles the statement). Events past retention are gone:
  * no examples then (the count comes from the rollups).
  */
 async function spoofedExamples(

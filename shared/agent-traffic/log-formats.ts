@@ -61,7 +61,7 @@ const digits = (s: string, from: number, n: number): number => {
 let lastDay = { prefix: '', ms: Number.NaN };
 let lastZone = { text: '', ms: Number.NaN };
 
-/** "10/Oct/2000:13:55:36 -0700" read by position: the regex below was a tenth of an import. */
+/** "10/Oct/2000:13:55:36 -0700" read by position, cheaper per line than the regex below. */
 function fastClfTime(s: string): Date | null {
   if (s.length !== 26 || s[2] !== '/' || s[6] !== '/' || s[11] !== ':' || s[20] !== ' ') return null;
   // Date.UTC(y, mo, d, h, mi, se) is Date.UTC(y, mo, d) plus the time of day in ms (the spec's
