@@ -13,7 +13,8 @@ import { routes as defaultRoutes } from './routes/index.ts';
 
 /**
  * The Koa app, as ordinary middleware: frame (request id, errors, rate headers, metric, log) ->
- * error pages (for people, outside /api/) -> pages (never under /api/) -> router, and per route: name -> guard (admission) -> body (JSON
+ * error pages (for people, outside /api/) -> pages (never under /api/) -> router, and per route
+ * (named by its pattern, the label of its metric and log line): guard (admission) -> body (JSON
  * only, parsed within the route's limit) -> validate -> handler. The body is parsed only once a
  * route has matched and admitted the caller: an unknown path or a refused caller costs no parsing.
  */
@@ -22,13 +23,13 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   app.silent = true; // errors are logged by the frame, once
   const router = new Router();
   const openapi = buildOpenApi(routes, services.config);
-  router.get('/openapi.json', named('/openapi.json'), guard({ kind: 'public' }, services), (ctx) => {
+  router.get('/openapi.json', '/openapi.json', guard({ kind: 'public' }, services), (ctx) => {
     ctx.body = openapi;
   });
   for (const def of routes) {
     router[def.method](
+      def.path, // the route's name: its pattern (observe.ts reads it as ctx.routerName)
       def.path,
-      named(def.path),
       guard(def.access, services),
       ...routeBody(def, services.config),
       validate(def),
@@ -48,11 +49,3 @@ export function createApp(services: Services, routes: RouteDef[] = defaultRoutes
   app.use(router.allowedMethods() as Middleware);
   return app;
 }
-
-/** The route's pattern, the label of its metric and log line. */
-const named =
-  (path: string): Middleware =>
-  (ctx, next) => {
-    ctx.state.routeName = path;
-    return next();
-  };

@@ -23,7 +23,8 @@ export function frame(services: Services): Middleware {
         answerProblem(ctx, err, services.log);
       }
       // Answers a route admitted carry their headers already; others get the caller's bucket.
-      await ensureRateHeaders(ctx as RouteContext, admitter);
+      const peeking = ensureRateHeaders(ctx as RouteContext, admitter);
+      if (peeking) await peeking;
     } finally {
       finishRequest(ctx, services.log, startedAt);
     }

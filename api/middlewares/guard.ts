@@ -63,8 +63,10 @@ export function guard(access: AccessRule, services: Services): Middleware {
  * caller's current bucket, peeked without counting, so every response carries the headers.
  * A step of the outer middleware (frame.ts), after the answer is made.
  */
-export async function ensureRateHeaders(ctx: RouteContext, admitter: Admitter): Promise<void> {
-  if (ctx.response.get('X-RateLimit-Limit')) return;
-  const state = await admitter.peek(callerOf(ctx)).catch(() => undefined);
-  if (state) setRateHeaders(ctx, state);
+export function ensureRateHeaders(ctx: RouteContext, admitter: Admitter): Promise<void> | undefined {
+  if (ctx.response.get('X-RateLimit-Limit')) return undefined; // the common case: nothing to wait for
+  return admitter.peek(callerOf(ctx)).then(
+    (state) => setRateHeaders(ctx, state),
+    () => {},
+  );
 }

@@ -25,7 +25,9 @@ export function finishRequest(ctx: Context, log: Logger, startedAt: number): voi
   const seconds = (performance.now() - startedAt) / 1000;
   // Only route patterns become labels: anything no route matched (404, 405, a probe of a
   // random path) is one `unmatched` series, so callers cannot mint series or leak tokens.
-  const route = (ctx.state.routeName as string | undefined) ?? 'unmatched';
+  // A REST route's name is its pattern (api/app.ts); pages name theirs in ctx.state.
+  const route =
+    (ctx.state.routeName as string | undefined) ?? (ctx as { routerName?: string }).routerName ?? 'unmatched';
   httpRequestDuration.observe(route, ctx.method, ctx.status, seconds);
   const failure = ctx.state.failure as unknown;
   const level = failure !== undefined ? 'error' : ctx.status >= 500 ? 'warn' : 'info';

@@ -17,8 +17,7 @@ const MACHINE_PATH = /^\/(?:api\/|mcp(?:\/|$)|metrics(?:\/|$)|openapi\.json$|\.w
  * other caller gets problem+json from the frame.
  */
 export function errorPages(services: Services): Middleware {
-  return async (ctx, next) => {
-    if (MACHINE_PATH.test(ctx.path) || !wantsHtml(ctx)) return next();
+  const asPages: Middleware = async (ctx, next) => {
     try {
       await next();
       throwIfUnanswered(ctx);
@@ -31,4 +30,6 @@ export function errorPages(services: Services): Middleware {
       html200(ctx, renderErrorPage(err.status, err.title, err.detail, headers['Retry-After']), err.status);
     }
   };
+  // Not an async function itself: machine calls pass through with no promise of this step's own.
+  return (ctx, next) => (MACHINE_PATH.test(ctx.path) || !wantsHtml(ctx) ? next() : asPages(ctx, next));
 }

@@ -228,13 +228,17 @@ export class Admitter {
    * authenticated within a minute: peekNow looks it up once.
    */
   informational(caller: Caller): Admission | undefined {
-    const ipBucket = () => lastCounted(`ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
-    if (!caller.authorization) return { rate: ipBucket() };
+    if (!caller.authorization) return { rate: this.ipBucket(caller) };
     const known = knownCallers.get(caller.authorization);
     if (!known || known.until <= Date.now()) return undefined;
     const { principal } = known;
-    if (!principal) return { rate: ipBucket() };
+    if (!principal) return { rate: this.ipBucket(caller) };
     return { principal, rate: lastCounted(`key:${principal.keyId}`, principal.limit) };
+  }
+
+  /** The caller's address bucket as this process last counted it. */
+  private ipBucket(caller: Caller): RateState {
+    return lastCounted(`ip:default:${caller.ip}`, this.config.RATE_LIMIT_IP_DEFAULT);
   }
 
   /** Authenticates the caller's key and reads its bucket: two statements, remembered for informational(). */

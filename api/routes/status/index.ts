@@ -50,10 +50,10 @@ function refreshDetails(services: Services): Promise<void> {
   return detailsReading;
 }
 
-// The answer depends only on the configuration, the health flag and the details: serialised once
-// per flag and details, as this is the endpoint load balancers and uptime checks call most.
-const bodies = new WeakMap<Services['config'], Map<boolean, { details: unknown; body: string }>>();
-function statusBody(services: Services, healthy: boolean): string {
+// The answer depends only on the configuration, the health flag and the details: serialised and
+// encoded once per flag and details, as this is the endpoint load balancers and uptime checks call most.
+const bodies = new WeakMap<Services['config'], Map<boolean, { details: unknown; body: Buffer }>>();
+function statusBody(services: Services, healthy: boolean): Buffer {
   let byHealth = bodies.get(services.config);
   if (!byHealth) {
     byHealth = new Map();
@@ -63,13 +63,15 @@ function statusBody(services: Services, healthy: boolean): string {
   if (cached === undefined || cached.details !== details) {
     cached = {
       details,
-      body: JSON.stringify({
-        status: healthy ? 'operational' : 'degraded',
-        version: API_VERSION,
-        docs: services.config.docsUrl,
-        answerEngines: providerStatus(services.config),
-        ...(details ? { details } : {}),
-      }),
+      body: Buffer.from(
+        JSON.stringify({
+          status: healthy ? 'operational' : 'degraded',
+          version: API_VERSION,
+          docs: services.config.docsUrl,
+          answerEngines: providerStatus(services.config),
+          ...(details ? { details } : {}),
+        }),
+      ),
     };
     byHealth.set(healthy, cached);
   }
