@@ -4,7 +4,7 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { scan as cliScan } from '../../cli/commands/scan.ts';
 import { loadConfig, resetConfig } from '../../shared/config.ts';
-import { measure } from '../../shared/monitoring/scan-site.ts';
+import { measure } from '../../shared/monitoring/watch-kind.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { directoryListingServer } from '../../shared/scan-engine/computed/page-kind.ts';
 import { monitoringModel } from '../../shared/scan-engine/models/monitoring.ts';

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import { citabilityText } from '../../api/mcp/tools/get-citability-score.ts';
 import { band, gradeLegend } from '../../api/pages/status-page.ts';
 import { scoreCitability } from '../../shared/geo-scoring/citability.ts';
-import { measure } from '../../shared/monitoring/scan-site.ts';
+import { measure } from '../../shared/monitoring/watch-kind.ts';
 import { createUrlPolicy } from '../../shared/net/url-policy.ts';
 import { gradeFor } from '../../shared/scan-engine/model.ts';
 import { monitoringModel } from '../../shared/scan-engine/models/monitoring.ts';

@@ -1,5 +1,6 @@
 import { monitorScanJob } from '../../shared/monitoring/jobs.ts';
-import { monitorSite } from '../../shared/monitoring/scan-site.ts';
+import { monitoredSiteWatch } from '../../shared/monitoring/watch-kind.ts';
+import { scanSlot } from '../../shared/watch/scan-slot.ts';
 import { defineTask } from '../task.ts';
 
 // One scheduled scan of one monitored site (enqueued by monitor_fanout, job key per site).
@@ -8,6 +9,6 @@ export default defineTask({
   // A bound above the scan's own deadline (SCAN_FULL_DEADLINE_MS), for the recording and sending.
   timeoutMs: 6 * 60_000,
   async run({ siteId, dueAt }, ctx) {
-    await monitorSite(ctx, { siteId, dueAt: new Date(dueAt) });
+    await scanSlot(ctx, monitoredSiteWatch, { siteId, dueAt: new Date(dueAt) });
   },
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { measureB } from '../../../shared/b-sites/scan-site.ts';
+import { measureB } from '../../../shared/b-sites/watch-kind.ts';
 import { agentReadabilityModel } from '../../../shared/scan-engine/models/agent-readability.ts';
 import type { ScanOutcome } from '../../../shared/scans/gather-and-score.ts';
 import { decideThresholdAlerts } from '../../../shared/watch/rules/thresholds.ts';

@@ -5,14 +5,15 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { Webhook } from 'standardwebhooks';
 import { registerSite } from '../../../shared/agent-sites/sites.ts';
-import { scanBSiteScheduled } from '../../../shared/b-sites/scan-site.ts';
 import { fanOutBSites } from '../../../shared/b-sites/schedule.ts';
+import { registeredSiteWatch } from '../../../shared/b-sites/watch-kind.ts';
 import { loadConfig } from '../../../shared/config.ts';
 import type { AgentSite } from '../../../shared/db/tables/agent-traffic.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { createUrlPolicy } from '../../../shared/net/url-policy.ts';
 import { runScan } from '../../../shared/scans/gather-and-score.ts';
 import { requestScan } from '../../../shared/scans/scans.ts';
+import { scanSlot } from '../../../shared/watch/scan-slot.ts';
 import { call } from '../../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
@@ -184,7 +185,7 @@ const alerts = () =>
     return { headers: d.headers, json };
   });
 
-/** What the b_site_scan job hands scanBSiteScheduled, for running it directly (quick scans only). */
+/** What the b_site_scan job hands scanSlot, for running it directly (quick scans only). */
 const scanDeps = (env: Record<string, string> = {}) => ({
   db: t.handle.db,
   config: loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: allowHosts, LOG_LEVEL: 'silent', ...env }),
@@ -282,7 +283,10 @@ describe('weekly B site scans', () => {
     assert.equal(listed.body.deliveries[0].status, 'delivered');
 
     // The job run again for the same slot (as after a crash before its ack) sends nothing again.
-    const rerun = await scanBSiteScheduled(scanDeps(), { siteId: sites.kettles.id, dueAt: at(1, 0) });
+    const rerun = await scanSlot(scanDeps(), registeredSiteWatch, {
+      siteId: sites.kettles.id,
+      dueAt: at(1, 0),
+    });
     assert.equal(rerun, 'already_scanned');
     assert.equal(deliveries.length, 1);
 
@@ -341,8 +345,9 @@ describe('weekly B site scans', () => {
     });
     // A one-second scan deadline cuts off the slow llms.txt; everything else answers at once.
     slowLlmsTxt = true;
-    const outcome = await scanBSiteScheduled(
+    const outcome = await scanSlot(
       scanDeps({ B_SITES_SCAN_MODE: 'quick', SCAN_QUICK_DEADLINE_MS: '1000' }),
+      registeredSiteWatch,
       {
         siteId: site.id,
         dueAt: at(7, 0),

@@ -7,7 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { loadConfig } from '../../../shared/config.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { fanOutDueSites } from '../../../shared/monitoring/fanout.ts';
-import { monitorSite } from '../../../shared/monitoring/scan-site.ts';
+import { monitoredSiteWatch } from '../../../shared/monitoring/watch-kind.ts';
+import { scanSlot } from '../../../shared/watch/scan-slot.ts';
 import { call } from '../../helpers/api.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
 import { startTestStack, type TestStack } from '../../helpers/stack.ts';
@@ -143,7 +144,7 @@ async function latest(siteId: number) {
 function rerun(dueAt: Date) {
   const config = loadConfig({ ...process.env, SCAN_ALLOW_HOSTS: allowHosts, LOG_LEVEL: 'silent' });
   const log = createLogger('test', undefined, 'silent');
-  return monitorSite(
+  return scanSlot(
     {
       db: t.handle.db,
       config,
@@ -153,6 +154,7 @@ function rerun(dueAt: Date) {
         throw new Error('monitor scans in this test are quick');
       },
     },
+    monitoredSiteWatch,
     { siteId: String(own.id), dueAt },
   );
 }
