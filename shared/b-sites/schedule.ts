@@ -7,7 +7,8 @@ import { type ClaimCounts, type FanoutOptions, type FanoutResult, fanOut } from 
 // monitoring fan-out: due-ness is row state (b_site_schedules.next_scan_due_at), so a run claims
 // what is due now however many cron ticks, or Mondays, were missed, and moves each row to the
 // next Monday after now in the same statement: a missed tick catches up once, never twice.
-// Claim and enqueue are one statement (graphile_worker.add_jobs), so a crash loses neither.
+// Claim and enqueue are one statement (watch_slot_jobs, sql/functions/watch.sql), so a crash
+// loses neither.
 // Every due site moves on; only sites of optimisation-tier B accounts get a job (scheduled
 // monitoring is an optimisation feature, decisions.md), so an upgrade takes effect next Monday.
 
@@ -45,21 +46,11 @@ async function claimDueBSites(db: Kysely<Database>, asOf: Date | null, batch: nu
         join agent_sites s on s.id = c.site_id
         join accounts a on a.id = s.account_id
        where a.variant = 'B' and a.tier = 'optimisation'
-    ), specs as (
-      select coalesce(array_agg(row(
-               ${B_SITE_SCAN_TASK}::text,
-               json_build_object('siteId', e.site_id::text, 'dueAt', floor(extract(epoch from e.due_at) * 1000)::bigint),
-               null::text,
-               null::timestamptz,
-               ${B_SITE_SCAN_ATTEMPTS}::int,
-               ${B_SITE_JOB_KEY_PREFIX}::text || e.site_id,
-               ${B_SITE_SCAN_PRIORITY}::int,
-               null::text[]
-             )::graphile_worker.job_spec), '{}') as a
-        from eligible e
     )
     select (select count(*)::int from claimed) as claimed,
-           (select count(*)::int from specs, graphile_worker.add_jobs(specs.a)) as added`.execute(db);
+           watch_slot_jobs(${B_SITE_SCAN_TASK}::text, ${B_SITE_SCAN_ATTEMPTS}::int, ${B_SITE_JOB_KEY_PREFIX}::text,
+                           ${B_SITE_SCAN_PRIORITY}::int, array_agg(e.site_id), array_agg(e.due_at)) as added
+      from eligible e`.execute(db);
   const added = rows[0]?.added ?? 0;
   if (added) jobsAdded.inc({ task: B_SITE_SCAN_TASK }, added);
   return { claimed: rows[0]?.claimed ?? 0, added };

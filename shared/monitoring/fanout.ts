@@ -13,12 +13,12 @@ import {
 // however many cron ticks were missed: after a day of downtime every site runs once, not once per
 // missed tick. Each batch is ONE statement: claim due rows (skip those another fan-out holds),
 // move each to its next slot (monitor_next_due: a fixed per-site phase spreads sites over the
-// period), and enqueue their jobs with one bulk graphile_worker.add_jobs call. The period comes
+// period), and enqueue their jobs (watch_slot_jobs, sql/functions/watch.sql). The period comes
 // from the subscription row the claim share-locks: a plan change in flight holds that row, so its
 // sites are skipped until it commits, and one committed meanwhile is re-read at the lock, never
-// rescheduled on the period it replaced. Claim and enqueue
-// commit together, so a crash loses neither. next_scan_due_at is in no index (sql/014), so the
-// reschedule is a HOT update in place: the claim scans the table, and no index is rewritten.
+// rescheduled on the period it replaced. Claim and enqueue commit together, so a crash loses
+// neither. next_scan_due_at is in no index (sql/014), so the reschedule is a HOT update in place:
+// the claim scans the table, and no index is rewritten.
 
 export const PERIOD_SECONDS = { daily: 86_400, weekly: 604_800 } as const;
 
@@ -55,23 +55,11 @@ async function claimDueSites(db: Kysely<Database>, asOf: Date | null, batch: num
         from due
        where m.id = due.id
       returning m.id, due.due_at
-    ), specs as (
-      select count(*)::int as n,
-             array_agg(row(
-               ${MONITOR_SCAN_TASK}::text,
-               json_build_object('siteId', c.id::text, 'dueAt', floor(extract(epoch from c.due_at) * 1000)::bigint),
-               null::text,
-               null::timestamptz,
-               ${MONITOR_SCAN_ATTEMPTS}::int,
-               ${MONITOR_JOB_KEY_PREFIX}::text || c.id,
-               ${MONITOR_SCAN_PRIORITY}::int,
-               null::text[]
-             )::graphile_worker.job_spec) as a
-        from claimed c
     )
-    select n as claimed, (select count(*)::int from graphile_worker.add_jobs(a)) as added
-      from specs
-     where n > 0`.execute(db);
+    select count(*)::int as claimed,
+           watch_slot_jobs(${MONITOR_SCAN_TASK}::text, ${MONITOR_SCAN_ATTEMPTS}::int, ${MONITOR_JOB_KEY_PREFIX}::text,
+                           ${MONITOR_SCAN_PRIORITY}::int, array_agg(c.id), array_agg(c.due_at)) as added
+      from claimed c`.execute(db);
   const claimed = rows[0]?.claimed ?? 0;
   if (claimed > 0) {
     monitorScansScheduled.inc(claimed);
