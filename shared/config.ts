@@ -88,7 +88,7 @@ const ConfigSchema = z.object({
   SCAN_SLOW_PHASE_MS: ms(0).default(10_000),
   BROWSER_CONCURRENCY: int(1, 16).default(2),
   /** PSS of the worker's Chromium (browser + Lighthouse) above which browser work is aborted. */
-  BROWSER_MEMORY_BUDGET_MB: int(64).default(1024),
+  BROWSER_MEMORY_BUDGET_MB: int(64).default(1536),
   /** RSS of the worker process itself above which its running jobs are stopped (scans fail). */
   WORKER_MEMORY_BUDGET_MB: int(64).default(1536),
   CHROMIUM_PATH: z.string().optional(),
