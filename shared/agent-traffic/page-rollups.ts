@@ -42,11 +42,11 @@ const partitions = new Map<string, string>();
 /**
  * Vacuums the partition of agent_page_pending that holds the site's counts (nothing to do while
  * the site has none). A fold deletes the rows it folds, and every reader of the site's pending
- * counts (GET /stats' top pages) scans their dead versions until a vacuum removes them:
- * autovacuum looks at a table once a minute at best, and during a 1,000,000-line import (7 folds)
- * the partition grew to 1,159 pages, 108,000 dead rows and none live, which /stats then read
- * whole on every call, during the import and after it. Vacuumed before each fold, it holds about
- * two folds' rows. Best effort: a failure leaves the rows to autovacuum.
+ * counts (GET /stats' top pages) scans their dead versions until a vacuum removes them, and
+ * autovacuum looks at a table once a minute at best: during a big import the partition would hold
+ * every fold's dead rows, read whole by every /stats call (numbers in docs/benchmarks.md, "why
+ * /stats slows during a log import"). Vacuumed before each fold, it holds about two folds' rows.
+ * Best effort: a failure leaves the rows to autovacuum.
  */
 export async function compactPending(db: Kysely<Database>, siteId: string): Promise<void> {
   let partition = partitions.get(siteId);
