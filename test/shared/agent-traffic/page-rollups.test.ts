@@ -221,8 +221,13 @@ it("a site's pending partition holds about two folds of rows, not the dead rows 
     pages.push(Number(size.rows[0]!.pages));
   }
   // Each cycle's rows fill a few pages; without the vacuum the partition grows by them every cycle.
+  // With it, it never outgrows its first cycles (a vacuum that can truncate the file may shrink it
+  // again, so the sizes may alternate).
   assert.ok(pages[1]! > pages[0]!, `pages per cycle: ${pages.join(', ')}`);
-  assert.ok(pages[9]! <= pages[2]!, `pages per cycle: ${pages.join(', ')}`);
+  assert.ok(
+    Math.max(...pages.slice(3)) <= Math.max(...pages.slice(0, 3)),
+    `pages per cycle: ${pages.join(', ')}`,
+  );
   const paths = await sql<{ n: string }>`
     select sum(visits) as n from agent_path_rollups where site_id = ${site.id}`.execute(handle.db);
   assert.equal(Number(paths.rows[0]!.n), 4000);
