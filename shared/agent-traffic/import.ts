@@ -267,6 +267,14 @@ function requestReader(
 }
 
 /**
+ * Stored events after which an import folds the site's pending page counts (collect: FOLD_AFTER).
+ * GET /stats' top pages read the pending rows as they are, so during an import that statement
+ * grows with the rows stored since the last fold: more frequent folds keep it cheaper, and an
+ * import's rate did not change (docs/benchmarks.md, "/stats during a log import, session 14").
+ */
+const IMPORT_FOLD_AFTER = 10_000;
+
+/**
  * Collects requests into batches and stores them through ingest, adding each batch's counts to
  * the summary. Up to two batches are stored while the next is parsed, so Postgres can use a
  * second core; a failed batch throws at a later flush or at finish.
@@ -284,6 +292,7 @@ function batchStore(db: Kysely<Database>, site: AgentSite, opts: ImportOptions, 
     const p = ingest(db, site, 'import', todo, opts.verifier, {
       retentionDays: opts.retentionDays,
       coverage: false,
+      foldAfter: IMPORT_FOLD_AFTER,
     }).then((c) => addCounts(summary, c));
     p.catch(() => {}); // awaited (and thrown) at a later flush or at finish
     inFlight.push(p);
