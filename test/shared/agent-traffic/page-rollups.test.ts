@@ -32,6 +32,21 @@ const AGENTS = [
   'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
 ];
 
+/** A GET by the n-th of AGENTS (in turn), hashed from `key` so each key is one distinct request. */
+const agentRequest = (
+  n: number,
+  r: Pick<IngestRequest, 'time' | 'path' | 'ip'> & { status?: number; key: string },
+): IngestRequest => ({
+  time: r.time,
+  method: 'GET',
+  path: r.path,
+  status: r.status ?? 200,
+  ip: r.ip,
+  userAgent: AGENTS[n % AGENTS.length]!,
+  referer: null,
+  hash: requestHash(r.key),
+});
+
 it('folds pending page counts exactly under concurrent ingestion, background folds and readers', async () => {
   const site = await newAgentSite(handle.db, 'fold@example.test', 'https://fold.example.com/');
   const processes = Array.from({ length: 4 }, () => createDb(database.url, { max: 3 }));
@@ -54,16 +69,14 @@ it('folds pending page counts exactly under concurrent ingestion, background fol
     };
   };
   const now = Date.now();
-  const request = (n: number): IngestRequest => ({
-    time: new Date(now - (n % 3) * 86400_000 - n * 1000),
-    method: 'GET',
-    path: `/p${n % 17}`,
-    status: n % 11 === 0 ? 404 : 200,
-    ip: '198.51.100.1',
-    userAgent: AGENTS[n % AGENTS.length]!,
-    referer: null,
-    hash: requestHash(`fold ${n}`),
-  });
+  const request = (n: number): IngestRequest =>
+    agentRequest(n, {
+      time: new Date(now - (n % 3) * 86400_000 - n * 1000),
+      path: `/p${n % 17}`,
+      status: n % 11 === 0 ? 404 : 200,
+      ip: '198.51.100.1',
+      key: `fold ${n}`,
+    });
   try {
     const writers = processes.map(async (p, w) => {
       for (let b = 0; b < BATCHES; b++) {
@@ -147,17 +160,12 @@ it('the fold_agent_pages task folds every site left with pending counts', async 
     ),
   );
   for (const [s, site] of sites.entries()) {
-    const requests = Array.from(
-      { length: 30 + s },
-      (_, i): IngestRequest => ({
+    const requests = Array.from({ length: 30 + s }, (_, i) =>
+      agentRequest(i, {
         time: new Date(Date.now() - i * 60_000),
-        method: 'GET',
         path: `/q${i % 4}`,
-        status: 200,
         ip: '198.51.100.2',
-        userAgent: AGENTS[i % AGENTS.length]!,
-        referer: null,
-        hash: requestHash(`quiet ${s} ${i}`),
+        key: `quiet ${s} ${i}`,
       }),
     );
     // Far below the background trigger: the counts stay pending, as for a site that went quiet.
@@ -190,17 +198,12 @@ it("a site's pending partition holds about two folds of rows, not the dead rows 
   const pages: number[] = [];
   let partition = '';
   for (let cycle = 0; cycle < 10; cycle++) {
-    const requests = Array.from(
-      { length: 400 },
-      (_, i): IngestRequest => ({
+    const requests = Array.from({ length: 400 }, (_, i) =>
+      agentRequest(i, {
         time: new Date(Date.now() - i * 1000),
-        method: 'GET',
         path: `/c${cycle}/${i}`, // a pending row each
-        status: 200,
         ip: '198.51.100.3',
-        userAgent: AGENTS[i % AGENTS.length]!,
-        referer: null,
-        hash: requestHash(`compact ${cycle} ${i}`),
+        key: `compact ${cycle} ${i}`,
       }),
     );
     await ingest(handle.db, site, 'collect', requests, verifier, { retentionDays: null, foldAfter: 10 ** 9 });
