@@ -7,7 +7,14 @@ import type { Verifier } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite } from '../db/tables/agent-traffic.ts';
 import { type IngestCounts, type IngestRequest, ingest, pastRetention, recordCoverage } from './ingest.ts';
-import { detectFormat, HEADER, type LineParser, type LogFormat, parserFor } from './log-formats.ts';
+import {
+  detectFormat,
+  HEADER,
+  type LineParser,
+  type LogFormat,
+  type LogReading,
+  parserFor,
+} from './log-formats.ts';
 import { compactPending, foldPages } from './page-rollups.ts';
 
 // `sightline logs import`: streams a log (plain or gzip, a file or stdin) line by line in
@@ -22,13 +29,7 @@ export interface ImportProgress {
   elapsedMs: number;
 }
 
-export interface ImportSummary {
-  source: string;
-  format: LogFormat | null;
-  lines: number;
-  requests: number;
-  badLines: number;
-  badSamples: { line: number; text: string }[];
+export interface ImportSummary extends LogReading {
   agents: number;
   stored: number;
   duplicates: number;

@@ -16,6 +16,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
 import type { AgentSite, Verification } from '../db/tables/agent-traffic.ts';
 import { createUrlPolicy } from '../net/url-policy.ts';
+import type { ParsedRequest } from './log-formats.ts';
 import { agentIngestLag, agentRequestsIngested } from './metrics.ts';
 import { pageKey } from './page-key.ts';
 import { FOLD_AFTER, foldInBackground } from './page-rollups.ts';
@@ -28,15 +29,10 @@ import { requestVerification } from './verify-pending.ts';
 // bots and plain human visits are counted and dropped. Each request carries a hash (of the log
 // line, or of the normalised collect item), so storing the same request again adds nothing.
 
-export interface IngestRequest {
-  time: Date;
-  method: string;
+/** A request to store: a log line's fields (ParsedRequest), with its identity always set. */
+export interface IngestRequest extends ParsedRequest {
   /** Path with query as requested; stored as its page key (pageKey: no query but a feed's). */
   path: string;
-  status: number | null;
-  ip: string | null;
-  userAgent: string;
-  referer: string | null;
   /** Lower-cased names; only collect carries them (Web Bot Auth signatures). */
   headers?: Record<string, string>;
   /**

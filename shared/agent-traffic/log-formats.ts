@@ -28,6 +28,17 @@ export interface ParsedRequest {
 
 export type LineParser = (line: string) => ParsedRequest | null;
 
+/** How a log read: what both an import's summary and a report (--report) begin with. */
+export interface LogReading {
+  source: string;
+  format: LogFormat | null;
+  lines: number;
+  requests: number;
+  badLines: number;
+  /** The first few lines no parser could read. */
+  badSamples: { line: number; text: string }[];
+}
+
 const MONTHS: Record<string, number> = {
   Jan: 0,
   Feb: 1,

@@ -6,6 +6,7 @@ import {
   HEADER,
   type LineParser,
   type LogFormat,
+  type LogReading,
   type ParsedRequest,
   parserFor,
 } from './log-formats.ts';
@@ -33,13 +34,7 @@ interface AgentTally {
   verification: Record<ReportVerification, number>;
 }
 
-export interface LogReport {
-  source: string;
-  format: LogFormat | null;
-  lines: number;
-  requests: number;
-  badLines: number;
-  badSamples: { line: number; text: string }[];
+export interface LogReport extends LogReading {
   /** First and last request time (ISO 8601), null for a log without requests. */
   from: string | null;
   to: string | null;
