@@ -4,18 +4,22 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { main } from '../../../cli/main.ts';
 import { loadConfig, resetConfig } from '../../../shared/config.ts';
-import { freePort } from '../../../shared/db/embedded.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { createMailer } from '../../../shared/people/mail.ts';
 import { acceptInvite, createInvite } from '../../../shared/people/people.ts';
-import { findChromium } from '../../../worker/browser/chromium.ts';
-import { call } from '../../helpers/api.ts';
+import { call, type TestApi } from '../../helpers/api.ts';
+import {
+  assertFitsPhone,
+  type BrowserStack,
+  chromiumPath,
+  PHONE_WIDTH,
+  startBrowserStack,
+} from '../../helpers/browser-stack.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
-import { type SmtpServer, startSmtpServer } from '../../helpers/smtp-server.ts';
-import { startTestStack, type TestStack } from '../../helpers/stack.ts';
+import type { SmtpServer } from '../../helpers/smtp-server.ts';
 
 // The variant B console in real Chromium at 375 px: a B invitation from the CLI, a site registered
 // in the console (tracking id and ingest token shown once, with snippets), 1,000 agent visits sent
@@ -24,10 +28,8 @@ import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 // account 1's site URLs, and A and B accounts each get 404 on the other's pages. With
 // CONSOLE_SCREENSHOTS_DIR set, the pages are photographed for docs/console.md.
 
-const chromiumPath = findChromium()?.path;
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
 const PASSWORD = 'correct horse battery staple';
-const WIDTH = 375;
 const DAY = 86_400_000;
 
 /** Real AI user agents (vendors' published strings) and where each visit comes from. */
@@ -97,8 +99,8 @@ describe('the variant B console in a browser', {
 }, () => {
   let site: FixtureServer;
   let smtp: SmtpServer;
-  let t: TestStack;
-  let browser: Browser;
+  let t: TestApi;
+  let stack: BrowserStack;
   const deps = () => ({
     db: t.handle.db,
     config: loadConfig({ ...process.env, PUBLIC_SITE_URL: t.url }),
@@ -110,37 +112,29 @@ describe('the variant B console in a browser', {
 
   before(async () => {
     site = await startFixtureServer({ root: path.resolve('test/fixtures/sites/quick-site') });
-    smtp = await startSmtpServer();
-    t = await startTestStack({
-      PORT: String(await freePort()),
-      SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
-      SMTP_URL: smtp.url,
-      WEB_SCAN_MODE: 'quick',
-      AUTH_IP_LIMIT: '1000',
-    });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
+    stack = await startBrowserStack(
+      {
+        SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+        WEB_SCAN_MODE: 'quick',
+        AUTH_IP_LIMIT: '1000',
+      },
+      { worker: true },
+    );
+    ({ t, smtp } = stack);
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    await smtp?.close();
+    await stack?.close();
     await site?.close();
   });
 
-  const phone = () => browser.newContext({ viewport: { width: WIDTH, height: 800 }, baseURL: t.url });
+  const phone = () => stack.phone();
 
-  async function fits(page: Page) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= WIDTH, `${page.url()} is ${width}px wide at ${WIDTH}px`);
-  }
+  const fits = assertFitsPhone;
 
   async function shot(page: Page, name: string, opts: { width?: number } = {}) {
     if (!SHOTS) return;
-    const width = opts.width ?? WIDTH;
+    const width = opts.width ?? PHONE_WIDTH;
     if (opts.width) await page.setViewportSize({ width, height: 800 });
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.screenshot({
@@ -148,7 +142,7 @@ describe('the variant B console in a browser', {
       fullPage: true,
       clip: { x: 0, y: 0, width, height: Math.min(height, 1400) },
     });
-    if (opts.width) await page.setViewportSize({ width: WIDTH, height: 800 });
+    if (opts.width) await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
   }
 
   /** A desktop PNG of the page from one section down (the lower half of a long page). */
@@ -165,7 +159,7 @@ describe('the variant B console in a browser', {
       fullPage: true,
       clip: { x: 0, y: top, width, height: Math.min(height - top, 1000) },
     });
-    await page.setViewportSize({ width: WIDTH, height: 800 });
+    await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
   }
 
   async function signIn(ctx: BrowserContext, email: string) {

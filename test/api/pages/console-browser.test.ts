@@ -3,19 +3,23 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { main } from '../../../cli/main.ts';
 import { setSubscription } from '../../../shared/accounts/accounts.ts';
 import { loadConfig, resetConfig } from '../../../shared/config.ts';
-import { freePort } from '../../../shared/db/embedded.ts';
 import { createLogger } from '../../../shared/logger.ts';
 import { createMailer } from '../../../shared/people/mail.ts';
 import { acceptInvite, createInvite, takeAuthAttempt } from '../../../shared/people/people.ts';
-import { findChromium } from '../../../worker/browser/chromium.ts';
-import { call } from '../../helpers/api.ts';
+import { call, type TestApi } from '../../helpers/api.ts';
+import {
+  assertFitsPhone,
+  type BrowserStack,
+  chromiumPath,
+  PHONE_WIDTH,
+  startBrowserStack,
+} from '../../helpers/browser-stack.ts';
 import { type FixtureServer, startFixtureServer } from '../../helpers/fixture-server.ts';
-import { type SmtpServer, startSmtpServer } from '../../helpers/smtp-server.ts';
-import { startTestStack, type TestStack } from '../../helpers/stack.ts';
+import type { SmtpServer } from '../../helpers/smtp-server.ts';
 
 // The web face in real Chromium at a phone's width (375 px): sign-up by email, keys made and
 // revoked in the console and used against the REST API, a B invitation from the CLI, the free scan
@@ -23,17 +27,15 @@ import { startTestStack, type TestStack } from '../../helpers/stack.ts';
 // Mail goes through nodemailer to a loopback SMTP server. With CONSOLE_SCREENSHOTS_DIR set, the
 // pages are also photographed (docs/console.md uses them).
 
-const chromiumPath = findChromium()?.path;
 const SHOTS = process.env.CONSOLE_SCREENSHOTS_DIR;
 const PASSWORD = 'correct horse battery staple';
-const WIDTH = 375;
 
 describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromium installed' }, () => {
   let site: FixtureServer;
   let evil: FixtureServer;
   let smtp: SmtpServer;
-  let t: TestStack;
-  let browser: Browser;
+  let t: TestApi;
+  let stack: BrowserStack;
   const deps = () => ({
     db: t.handle.db,
     config: loadConfig({ ...process.env, PUBLIC_SITE_URL: t.url }),
@@ -45,16 +47,17 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
 
   before(async () => {
     site = await startFixtureServer({ root: path.resolve('test/fixtures/sites/quick-site') });
-    smtp = await startSmtpServer();
-    t = await startTestStack({
-      PORT: String(await freePort()),
-      SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
-      SMTP_URL: smtp.url,
-      WEB_SCAN_MODE: 'quick',
-      PUBLIC_SCAN_IP_LIMIT: '3',
-      AUTH_EMAIL_LIMIT: '4',
-      AUTH_IP_LIMIT: '1000',
-    });
+    stack = await startBrowserStack(
+      {
+        SCAN_ALLOW_HOSTS: `127.0.0.1:${site.port}`,
+        WEB_SCAN_MODE: 'quick',
+        PUBLIC_SCAN_IP_LIMIT: '3',
+        AUTH_EMAIL_LIMIT: '4',
+        AUTH_IP_LIMIT: '1000',
+      },
+      { worker: true },
+    );
+    ({ t, smtp } = stack);
     // A page on another origin that posts to the console: the cross-site form of a CSRF attack.
     evil = await startFixtureServer({
       routes: {
@@ -67,32 +70,22 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
         },
       },
     });
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: ['--no-sandbox', '--disable-gpu'],
-    });
     if (SHOTS) fs.mkdirSync(SHOTS, { recursive: true });
   });
   after(async () => {
-    await browser?.close();
-    await t?.close();
-    await smtp?.close();
+    await stack?.close();
     await site?.close();
     await evil?.close();
   });
 
-  const phone = () => browser.newContext({ viewport: { width: WIDTH, height: 800 }, baseURL: t.url });
+  const phone = () => stack.phone();
 
-  /** Every page must fit a 375 px screen: nothing scrolls sideways. */
-  async function fits(page: Page) {
-    const width = await page.evaluate(() => document.documentElement.scrollWidth);
-    assert.ok(width <= WIDTH, `${page.url()} is ${width}px wide at ${WIDTH}px`);
-  }
+  const fits = assertFitsPhone;
 
   /** A PNG for docs/console.md: the top of the page, at most 1,400 px tall, to keep files small. */
   async function shot(page: Page, name: string, opts: { width?: number } = {}) {
     if (!SHOTS) return;
-    const width = opts.width ?? WIDTH;
+    const width = opts.width ?? PHONE_WIDTH;
     if (opts.width) await page.setViewportSize({ width, height: 800 });
     const height = await page.evaluate(() => document.documentElement.scrollHeight);
     await page.screenshot({
@@ -100,7 +93,7 @@ describe('the web face in a browser', { skip: chromiumPath ? false : 'no Chromiu
       fullPage: true,
       clip: { x: 0, y: 0, width, height: Math.min(height, 1400) },
     });
-    if (opts.width) await page.setViewportSize({ width: WIDTH, height: 800 });
+    if (opts.width) await page.setViewportSize({ width: PHONE_WIDTH, height: 800 });
   }
 
   async function signIn(ctx: BrowserContext, email: string, password = PASSWORD) {
