@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Database } from '../db/database.ts';
 import { jobsAdded } from '../metrics.ts';
 import { type ClaimCounts, type FanoutOptions, type FanoutResult, fanOut } from '../watch/schedule.ts';
+import { defineSlotJob } from '../watch/slot-job.ts';
 
 // The weekly scheduler of registered B sites (interface.md: Mondays 03:00 UTC), built like the
 // monitoring fan-out: due-ness is row state (b_site_schedules.next_scan_due_at), so a run claims
@@ -12,7 +13,9 @@ import { type ClaimCounts, type FanoutOptions, type FanoutResult, fanOut } from 
 // Every due site moves on; only sites of optimisation-tier B accounts get a job (scheduled
 // monitoring is an optimisation feature, decisions.md), so an upgrade takes effect next Monday.
 
-export const B_SITE_SCAN_TASK = 'b_site_scan';
+/** The b_site_scan job: one weekly scan of one registered site for one Monday slot. */
+export const bSiteScanJob = defineSlotJob('b_site_scan');
+export const B_SITE_SCAN_TASK = bSiteScanJob.name;
 export const B_SITE_SCAN_ATTEMPTS = 3;
 /** Below interactive work (priority 0), like monitor scans: a Monday backlog never delays an API scan. */
 export const B_SITE_SCAN_PRIORITY = 10;

@@ -1,14 +1,7 @@
-import { z } from 'zod';
-import { defineJob } from '../jobs/job.ts';
+import { defineSlotJob } from '../watch/slot-job.ts';
 
 // The monitor_scan job: one scheduled scan of one monitored site for one schedule slot.
-export const monitorScanJob = defineJob(
-  'monitor_scan',
-  z.object({
-    siteId: z.string().regex(/^\d+$/),
-    dueAt: z.number().int().nonnegative().describe('The schedule slot served, epoch ms'),
-  }),
-);
+export const monitorScanJob = defineSlotJob('monitor_scan');
 export const MONITOR_SCAN_TASK = monitorScanJob.name;
 /** Below interactive work (priority 0): a backlog of monitor scans never delays an API scan. */
 export const MONITOR_SCAN_PRIORITY = 10;

@@ -3,6 +3,7 @@ import { activeSubscription } from '../accounts/accounts.ts';
 import { hashStatusToken, STATUS_TOKEN_PATTERN } from '../accounts/status-token.ts';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/database.ts';
+import type { MonitorAlert } from '../db/tables/monitor-alerts.ts';
 import type { MonitorScan } from '../db/tables/monitor-scans.ts';
 import type { MonitoredSite, SiteType } from '../db/tables/monitored-sites.ts';
 import type { Subscription } from '../db/tables/subscriptions.ts';
@@ -329,18 +330,11 @@ export interface StatusPageData {
   plan: string;
   scanFrequency: 'daily' | 'weekly';
   sites: { site: MonitoredSite; history: MonitorScan[] }[]; // history oldest first, latest last
-  alerts: {
-    siteId: string;
-    url: string;
-    label: string;
-    alert_type: string;
-    dimension: string | null;
-    previous_score: number;
-    current_score: number;
-    delta: number;
-    message: string;
-    scanned_at: Date;
-  }[];
+  /** The latest alerts of those sites, newest first, with their site's address and label. */
+  alerts: (Pick<
+    MonitorAlert,
+    'alert_type' | 'dimension' | 'previous_score' | 'current_score' | 'delta' | 'message' | 'scanned_at'
+  > & { siteId: string; url: string; label: string })[];
 }
 
 /** Everything the public status page shows, or undefined for an unknown (or ended) subscription. */
