@@ -271,7 +271,7 @@ function requestReader(
  * Stored events after which an import folds the site's pending page counts (collect: FOLD_AFTER).
  * GET /stats' top pages read the pending rows as they are, so during an import that statement
  * grows with the rows stored since the last fold: more frequent folds keep it cheaper, and an
- * import's rate did not change (docs/benchmarks.md, "/stats during a log import, session 14").
+ * import's rate did not change (docs/benchmarks.md, session 14, "/stats during a log import").
  */
 const IMPORT_FOLD_AFTER = 10_000;
 
