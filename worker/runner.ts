@@ -7,7 +7,7 @@ import { Logger as GwLogger, parseCrontab, type TaskList, type WorkerEvents } fr
 import pg from 'pg';
 import { watchCatalogue } from '../shared/agent-catalogue/watch.ts';
 import type { Config } from '../shared/config.ts';
-import { createDb, guardPool } from '../shared/db/pool.ts';
+import { createDb, endPool, guardPool } from '../shared/db/pool.ts';
 import { queueDepth } from '../shared/jobs/queue.ts';
 import { createLogger, type Logger } from '../shared/logger.ts';
 import { registerQueueDepth, registry } from '../shared/metrics.ts';
@@ -129,7 +129,7 @@ export async function startWorker(
       await heartbeat.stop();
       catalogue.stop();
       metrics?.server.close();
-      await pgPool.end().catch(() => {});
+      await endPool(pgPool).catch(() => {});
       await handle.close();
       log.info('worker stopped');
     })();
