@@ -37,7 +37,7 @@ export function guardPool(pool: pg.Pool, onError: (err: Error) => void = () => {
  * Postgres stopped right after (the embedded one, at shutdown) still finds those backends and
  * ends each with an error that their clients report.
  */
-export async function connectionsClosed(pool: pg.Pool, boundMs = 2000): Promise<void> {
+async function connectionsClosed(pool: pg.Pool, boundMs = 2000): Promise<void> {
   const open = [...(openClients.get(pool) ?? [])];
   if (open.length === 0) return;
   let timer: NodeJS.Timeout | undefined;
@@ -50,9 +50,12 @@ export async function connectionsClosed(pool: pg.Pool, boundMs = 2000): Promise<
   clearTimeout(timer);
 }
 
-/** Ends a pool made or guarded here and waits for its connections to close (connectionsClosed). */
+/**
+ * Ends a pool made or guarded here (unless it is ending already) and waits for its connections to
+ * close (connectionsClosed).
+ */
 export async function endPool(pool: pg.Pool): Promise<void> {
-  await pool.end();
+  if (!pool.ending) await pool.end();
   await connectionsClosed(pool);
 }
 
@@ -83,9 +86,8 @@ export function createDb(url: string, opts: { max?: number; application?: string
     close: async () => {
       if (closed) return;
       closed = true;
-      await db.destroy(); // ends the pool once Kysely has used it
-      if (!pool.ending) await pool.end(); // used only through poolOf
-      await connectionsClosed(pool);
+      await db.destroy(); // ends the pool once Kysely has used it (not when used only through poolOf)
+      await endPool(pool);
     },
   };
 }
