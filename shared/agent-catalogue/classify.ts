@@ -69,6 +69,9 @@ const KNOWN_APPS = /^(?:GoogleApp|MozacFetch)\//;
 // that says what the client does.
 const TOOL_SHAPE =
   /https?:\/\/|www\.|[a-z0-9-]\.(?:com|net|org|io|me|nl|eu|ru|jp|app|dev|co|ch|cat|nu|de)\b|^[\w.-]+$|agent|service|check|\btest|tool|detector|lookup|sender|daemon|cron|plugin|proxy|engine|sdk|package|health|hook|integration|verification|\bdcv\b|reader|news|blog|protocol|certificate|batch|collect|optimi[sz]er|audit|inspect|recon|http|request|\brest\b|fuzz|bench|scan|marketplace|torrent|search/i;
+// `Mozilla/5.0 (compatible; Name/1.0)` and nothing else: a tool borrowing the old browser prefix;
+// a browser always adds its platform or engine.
+const BARE_COMPATIBLE = /^Mozilla\/\d\.\d \(compatible; ?[\w.-]+(?: [\w.-]+)*\/v?\d[\w.]*\)$/;
 // Unknown AI tools often say so in their name: "ai-crawler", "LLMBot", or camel case "AcmeAIBot".
 const AI_MARKERS = [
   /(?<![A-Za-z])(?:ai|llm|gpt|genai|rag)[-_ ]?(?:bot|crawler|agent|spider|fetcher|scraper)/i,
@@ -167,7 +170,7 @@ function classify(matchers: readonly Matcher[], ua: string): UaClassification {
   if (BOT_MARKERS.test(s)) return bot(0.85);
   if (HUMAN_PLATFORM.test(s)) return human(BROWSER_SHAPE.test(s) ? 0.9 : 0.7);
   // No platform named: a tool or service when it names a site or says what it does.
-  if (TOOL_SHAPE.test(s)) return bot(0.6);
+  if (TOOL_SHAPE.test(s) || BARE_COMPATIBLE.test(s)) return bot(0.6);
   return human(0.5);
 }
 

@@ -172,6 +172,16 @@ describe('classifyUserAgent', () => {
       'Mozilla/5.0 (Windows NT 10.0; Win64; x64; Unknown Operator) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Safari/537.36',
       { isBot: false, isAi: false },
     ],
+    [
+      'a tool behind the bare browser prefix is a bot',
+      'Mozilla/5.0 (compatible; Datalyse/2.1)',
+      { isBot: true, isAi: false },
+    ],
+    [
+      'an old browser that names its system is not',
+      'Mozilla/5.0 (compatible; Konqueror/3.4; CYGWIN_NT-5.1) KHTML/3.4.89 (like Gecko)',
+      { isBot: false, isAi: false },
+    ],
     ['empty', '', { isBot: true, isAi: false }],
   ];
   for (const [name, ua, expected] of cases) {
