@@ -75,6 +75,69 @@ export const OPERATORS: readonly Operator[] = [
   op('Alibaba', ['qwen.ai', 'tongyi.aliyun.com'], ['qwen', 'tongyi'], true, 'Alibaba'),
   op('Zhipu AI', ['zhipuai.cn', 'chatglm.cn', 'z.ai'], ['zhipu', 'chatglm'], true, 'Zhipu AI'),
   op('LAION', ['laion.ai'], ['laion']),
+  op('Aleph Alpha', ['aleph-alpha.com'], ['alephalpha']),
+  op('Reka', ['reka.ai'], ['reka']),
+  op('EleutherAI', ['eleuther.ai'], ['eleutherai']),
+  op('Nous Research', ['nousresearch.com'], ['nousresearch']),
+  op('MiniMax', ['minimax.io', 'minimaxi.com', 'hailuoai.com'], ['minimax', 'hailuo']),
+  op('01.AI', ['01.ai', 'lingyiwanwu.com'], ['01ai', 'lingyiwanwu']),
+  op('Baichuan', ['baichuan-ai.com'], ['baichuan']),
+  op('StepFun', ['stepfun.com'], ['stepfun']),
+  op('SenseTime', ['sensetime.com'], ['sensetime', 'sensenova']),
+  op('Upstage', ['upstage.ai'], ['upstage']),
+  op('Sakana AI', ['sakana.ai'], ['sakana', 'sakanaai']),
+  op('Liquid AI', ['liquid.ai'], ['liquidai']),
+  op('Writer', ['writer.com'], ['writerai']),
+  op('Jasper', ['jasper.ai'], ['jasperai']),
+  op('Copy.ai', ['copy.ai'], ['copyai']),
+  op('Midjourney', ['midjourney.com'], ['midjourney']),
+  op('Runway', ['runwayml.com'], ['runwayml']),
+  op('ElevenLabs', ['elevenlabs.io'], ['elevenlabs']),
+  op('Suno', ['suno.com', 'suno.ai'], ['suno']),
+  op('Black Forest Labs', ['bfl.ai', 'blackforestlabs.ai'], ['blackforestlabs']),
+  op('Ideogram', ['ideogram.ai'], ['ideogram']),
+  op('Scale AI', ['scale.com'], ['scaleai']),
+  // Model hosts and inference clouds: their fetchers feed models
+  op('Fireworks AI', ['fireworks.ai'], ['fireworksai']),
+  op('Anyscale', ['anyscale.com'], ['anyscale']),
+  op('Baseten', ['baseten.co'], ['baseten']),
+  op('Cerebras', ['cerebras.ai', 'cerebras.net'], ['cerebras']),
+  op('SambaNova', ['sambanova.ai'], ['sambanova']),
+  op('DeepInfra', ['deepinfra.com'], ['deepinfra']),
+  op('OpenRouter', ['openrouter.ai'], ['openrouter']),
+  op('Lambda', ['lambdalabs.com', 'lambda.ai'], ['lambdalabs']),
+  // AI answer engines and research assistants
+  op('Poe', ['poe.com'], ['poe'], true, 'Quora'),
+  op('Genspark', ['genspark.ai'], ['genspark']),
+  op('Felo', ['felo.ai'], ['felo']),
+  op('Metaso', ['metaso.cn'], ['metaso']),
+  op('Devv', ['devv.ai'], ['devv']),
+  op('Elicit', ['elicit.com', 'elicit.org'], ['elicit']),
+  op('Consensus', ['consensus.app'], ['consensusapp']),
+  op('Scite', ['scite.ai'], ['scite']),
+  op('Glean', ['glean.com'], ['glean']),
+  // Browsers and browsing agents driven by a model, and the clouds that run them
+  op('Browserbase', ['browserbase.com'], ['browserbase']),
+  op('Browser Use', ['browser-use.com'], ['browseruse']),
+  op('Hyperbrowser', ['hyperbrowser.ai'], ['hyperbrowser']),
+  op('Anchor Browser', ['anchorbrowser.io'], ['anchorbrowser']),
+  op('Skyvern', ['skyvern.com'], ['skyvern']),
+  op('MultiOn', ['multion.ai'], ['multion']),
+  op('Adept', ['adept.ai'], ['adeptai']),
+  op('Lindy', ['lindy.ai'], ['lindy']),
+  op('Sider', ['sider.ai'], ['sider']),
+  op('Monica', ['monica.im'], ['monicaai']),
+  op('Fellou', ['fellou.ai'], ['fellou']),
+  op('The Browser Company', ['diabrowser.com', 'thebrowser.company'], ['diabrowser']),
+  // Frameworks and coding agents that fetch pages for a model
+  op('LangChain', ['langchain.com'], ['langchain', 'langgraph']),
+  op('LlamaIndex', ['llamaindex.ai'], ['llamaindex', 'llamaparse']),
+  op('Codeium', ['codeium.com', 'windsurf.com'], ['codeium', 'windsurf'], true, 'Windsurf'),
+  op('Tabnine', ['tabnine.com'], ['tabnine']),
+  op('Cline', ['cline.bot'], ['cline']),
+  op('Aider', ['aider.chat'], ['aider']),
+  op('Lovable', ['lovable.dev'], ['lovable']),
+  op('Amazon', ['kiro.dev'], ['kiro']), // Kiro, Amazon's coding agent
   // Companies whose bots do many things: their AI products are recognised by AI words in the
   // token (`Google-GeminiNotebook`), everything else stays an ordinary bot of that platform. Their
   // product names are brands too, so a product leading a token names its maker (`KendraBot`).
@@ -86,7 +149,8 @@ export const OPERATORS: readonly Operator[] = [
   ),
   op(
     'Microsoft',
-    ['microsoft.com', 'bing.com', 'msn.com', 'github.com'],
+    // Not github.com: anyone's repository is linked from there (GitHub's own bots say `GitHub`).
+    ['microsoft.com', 'bing.com', 'msn.com'],
     ['microsoft', 'msft', 'github', 'azure', 'bing'],
     false,
   ),
@@ -105,12 +169,21 @@ export const OPERATORS: readonly Operator[] = [
   op('Brave', ['brave.com'], ['brave'], false),
   op('Kagi', ['kagi.com'], ['kagi'], false),
   op('Exalead', ['exalead.com', 'exabot.com'], ['exalead'], false),
+  // By brand only: lists link Cloudflare's radar, forum and docs pages for other operators' bots.
+  op('Cloudflare', [], ['cloudflare'], false),
+  op('Tencent', ['tencent.com', 'qq.com'], ['tencent', 'hunyuan', 'yuanbao'], false),
+  op('Naver', ['naver.com', 'navercorp.com'], ['naver', 'hyperclova', 'clova'], false),
+  op('Kakao', ['kakao.com', 'kakaocorp.com'], ['kakao'], false),
+  op('IBM', ['ibm.com'], ['ibm', 'watsonx'], false),
+  op('Salesforce', ['salesforce.com'], ['salesforce', 'agentforce'], false),
+  op('NVIDIA', ['nvidia.com'], ['nvidia'], false),
+  op('Replit', ['replit.com'], ['replit'], false),
 ];
 
 // AI products of multi-purpose operators, named in a token or URL path.
 /** AI words, each a whole word of a token (`Google-GeminiNotebook`, `Character-AI`). */
 export const AI_PRODUCT_WORDS =
-  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|gemini|bard|notebooklm|pinpoint|copilot|chatgpt|claude|llama|deepmind|vertex|bedrock|nova|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice|pangu|kendra|qbusiness|hunyuan|wenxin|kimi|mistral|grok/;
+  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|mcp|modelcontextprotocol|gemini|gemma|bard|notebooklm|pinpoint|copilot|chatgpt|claude|sora|dalle|llama|deepmind|vertex|bedrock|nova|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice|pangu|kendra|qbusiness|hunyuan|yuanbao|wenxin|kimi|mistral|grok|hyperclova|watsonx|agentforce/;
 
 /**
  * Words that make a multi-purpose operator's bot an AI agent only next to that operator's brand:

@@ -66,9 +66,17 @@ function operatorOfToken(token: string): Operator | undefined {
 // AI words in a bot's own token: a separate word (`Character-AI`, `Acme LLM`) or a camel-case
 // part (`AcmeAIBot`), never letters inside an ordinary word ("Mail", "Chain").
 const AI_WORD = new RegExp(`^(?:${AI_PRODUCT_WORDS.source})$`, 'i');
-/** An AI word as one of the token's words, or as the whole token written as one (`NotebookLM`). */
-const aiInToken = (token: string) =>
-  wordsOf(token).some((w) => AI_WORD.test(w)) || AI_WORD.test(token.replace(/[^a-z0-9]/gi, ''));
+/**
+ * An AI word as one of the token's words, as two neighbouring words (`HyperCLOVA` splits into
+ * "Hyper CLOVA"), or as the whole token written as one (`NotebookLM`).
+ */
+const aiInToken = (token: string) => {
+  const words = wordsOf(token);
+  return (
+    words.some((w, i) => AI_WORD.test(w) || AI_WORD.test(w + (words[i + 1] ?? ''))) ||
+    AI_WORD.test(token.replace(/[^a-z0-9]/gi, ''))
+  );
+};
 // Link previewers fetch a page to show a card in a chat or feed; an AI site's previewer is not an
 // AI agent reading the site, so AI words alone do not make one.
 const LINK_PREVIEWER = /unfurl|preview|linkexpand/i;

@@ -31,6 +31,22 @@ const UNSEEN: [string, string][] = [
   ['Mozilla/5.0 (compatible; AcmeLLMBot/1.0; +https://www.acme-widgets.com/bot)', 'Acme-widgets'],
   ['Mozilla/5.0 (compatible; LLMReader/2.0)', 'Other'],
   ['Mozilla/5.0 (compatible; summarize.ai/1.0; AI)', 'Summarize'],
+  // the reference MCP fetch server, as it identifies itself
+  ['ModelContextProtocol/1.0 (Autonomous; +https://github.com/modelcontextprotocol/servers)', 'Other'],
+  // AI companies no public list here names: labs, model hosts, answer engines, browsing and coding agents
+  ['Mozilla/5.0 (compatible; OpenRouter-Fetch/1.0; +https://openrouter.ai)', 'OpenRouter'],
+  ['Mozilla/5.0 (compatible; MiniMax-Search/1.0)', 'MiniMax'],
+  ['Mozilla/5.0 (compatible; BrowserbaseAgent/2.0; +https://www.browserbase.com/)', 'Browserbase'],
+  ['Mozilla/5.0 (compatible; Genspark-Bot/1.0)', 'Genspark'],
+  ['Mozilla/5.0 (compatible; ElevenLabsBot/1.0)', 'ElevenLabs'],
+  ['LangChain-WebLoader/0.3 (+https://www.langchain.com)', 'LangChain'],
+  ['Mozilla/5.0 (compatible; Windsurf/1.12)', 'Windsurf'],
+  ['Mozilla/5.0 (compatible; PoeBot/1.0; +https://poe.com)', 'Quora'],
+  // multi-purpose operators' AI products
+  ['Mozilla/5.0 (compatible; Cloudflare-AutoRAG/1.0)', 'Cloudflare'],
+  ['Mozilla/5.0 (compatible; Naver-HyperCLOVA/1.0)', 'Naver'],
+  ['Mozilla/5.0 (compatible; Replit-Agent/1.0)', 'Replit'],
+  ['Mozilla/5.0 (compatible; TencentYuanbao/1.0)', 'Tencent'],
 ];
 
 // Ordinary bots of the same operators and generic monitoring: they stay non-AI.
@@ -44,6 +60,11 @@ const ORDINARY = [
   'Mozilla/5.0 (compatible; AhrefsBot/7.0; +http://ahrefs.com/robot/)',
   'Mozilla/5.0 (compatible; SEOCrawler/1.0)',
   'Mozilla/5.0 (compatible; HTTPMonitor/1.0)',
+  'Mozilla/5.0 (compatible; Cloudflare-Healthchecks/1.0; +https://www.cloudflare.com/)',
+  'Mozilla/5.0 (compatible; Yeti/1.1; +https://naver.me/spd)',
+  'Mozilla/5.0 (compatible; NaverBlogRSS/1.0; +https://www.naver.com)',
+  'Replit-Deployments-Monitor/1.0',
+  'Mozilla/5.0 (compatible; Lucidworks-Anda/2.0)',
 ];
 
 describe('unlisted agents', () => {
