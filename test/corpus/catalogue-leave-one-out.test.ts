@@ -21,8 +21,9 @@ const LISTS = {
 type ListName = keyof typeof LISTS;
 
 // Floors a little under what the corpora give today, so a regression fails. The issue's goal is
-// 90% detected and 85% platform right for every list; ai.robots.txt is short of it because most
-// of its 166 tokens appear in no other list and say nothing about AI or their operator.
+// 90% detected and 85% platform right for every list. ai.robots.txt and arcjet cannot reach it:
+// 25 of ai.robots.txt's user agents and 15 of arcjet's are bots another list calls not AI (the
+// printed bound), and the rest of the misses say nothing about AI or their operator.
 const FLOORS: Record<ListName, { detected: number; platform: number }> = {
   'ai.robots.txt': { detected: 70, platform: 60 },
   arcjet: { detected: 80, platform: 92 },
@@ -39,17 +40,43 @@ function userAgentsOf(a: ListedAgent): string[] {
   return token ? [`Mozilla/5.0 (compatible; ${token}/1.0${a.url ? `; +${a.url}` : ''})`] : [];
 }
 
-/** Example user agents of the bots a list does not call AI (ai.robots.txt lists only AI agents). */
-function nonAiUserAgents(name: ListName): string[] {
+interface RawEntry {
+  categories?: string[];
+  tags?: string[];
+  pattern?: string | { accepted?: string[] };
+  instances?: string[] | { accepted?: string[] };
+}
+/** The entries a list does not call AI (ai.robots.txt lists only AI agents). */
+function nonAiEntries(name: ListName): RawEntry[] {
   if (name === 'ai.robots.txt') return [];
-  const data = JSON.parse(readFileSync(path.join(DIR, LISTS[name]), 'utf8')) as {
-    categories?: string[];
-    tags?: string[];
-    instances?: string[] | { accepted?: string[] };
-  }[];
-  return data
-    .filter((e) => !(e.categories ?? e.tags ?? []).some((t) => t === 'ai' || t === 'ai-crawler'))
-    .flatMap((e) => (Array.isArray(e.instances) ? e.instances : (e.instances?.accepted ?? [])));
+  const data = JSON.parse(readFileSync(path.join(DIR, LISTS[name]), 'utf8')) as RawEntry[];
+  return data.filter((e) => !(e.categories ?? e.tags ?? []).some((t) => t === 'ai' || t === 'ai-crawler'));
+}
+/** Example user agents of the bots a list does not call AI. */
+const nonAiUserAgents = (name: ListName): string[] =>
+  nonAiEntries(name).flatMap((e) =>
+    Array.isArray(e.instances) ? e.instances : (e.instances?.accepted ?? []),
+  );
+/** Patterns of the bots a list does not call AI. */
+const nonAiPatterns = (name: ListName): RegExp[] =>
+  nonAiEntries(name).flatMap((e) =>
+    (typeof e.pattern === 'string' ? [e.pattern] : (e.pattern?.accepted ?? [])).map(
+      (p) => new RegExp(p, 'i'),
+    ),
+  );
+
+/**
+ * Why a user agent was missed. `disputed`: another list names the bot and calls it not AI, so a
+ * classifier that agrees with that list cannot count it. `bare`: it names no site and has no AI
+ * word. `site`: it names a site that says nothing of AI (by name or as a registered AI operator).
+ */
+function whyMissed(
+  ua: string,
+  token: string,
+  otherListsNonAi: readonly RegExp[],
+): 'disputed' | 'bare' | 'site' {
+  if (otherListsNonAi.some((re) => re.test(ua) || re.test(token))) return 'disputed';
+  return /https?:\/\/|@/.test(ua) ? 'site' : 'bare';
 }
 
 const norm = (s: string | null) => (s ?? '').toLowerCase().replace(/[^a-z0-9]/g, '');
@@ -68,13 +95,21 @@ describe('catalogue: leave one list out', { skip: !existsSync(DIR) && `corpus no
       let platformRight = 0;
       let named = 0;
       const missed: string[] = [];
+      const otherListsNonAi = (Object.keys(LISTS) as ListName[])
+        .filter((n) => n !== left)
+        .flatMap(nonAiPatterns);
+      const why = { disputed: 0, bare: 0, site: 0 };
       const wrongPlatform: string[] = [];
       for (const agent of load(left).filter((a) => a.ai)) {
         for (const ua of userAgentsOf(agent)) {
           total++;
           const c = classify(ua);
           if (c.isAi) detected++;
-          else missed.push(ua);
+          else {
+            const reason = whyMissed(ua, agent.token, otherListsNonAi);
+            why[reason]++;
+            missed.push(`${ua} [${reason}]`);
+          }
           if (agent.platform === 'Other') continue; // the list names no operator to compare with
           named++;
           if (c.isAi && same(c.platform, agent.platform)) platformRight++;
@@ -86,8 +121,11 @@ describe('catalogue: leave one list out', { skip: !existsSync(DIR) && `corpus no
       const falseAi = nonAi.filter((ua) => classify(ua).isAi);
       const d = pct(detected, total);
       const p = pct(platformRight, named);
+      // The most any classifier can detect while it agrees with the other lists: every miss but
+      // the disputed ones. Below the issue's 90%, the goal needs the left-out list itself.
+      const bound = pct(total - why.disputed, total);
       console.log(
-        `leave-one-out ${left}: ${detected}/${total} AI user agents detected (${d.toFixed(1)}%), platform right ${platformRight}/${named} named (${p.toFixed(1)}%); non-AI bots called AI ${falseAi.length}/${nonAi.length}`,
+        `leave-one-out ${left}: ${detected}/${total} AI user agents detected (${d.toFixed(1)}%), platform right ${platformRight}/${named} named (${p.toFixed(1)}%); non-AI bots called AI ${falseAi.length}/${nonAi.length}\n  missed: ${why.disputed} another list calls non-AI, ${why.bare} name no site and no AI word, ${why.site} name a site that says nothing of AI; bound without the disputed ${bound.toFixed(1)}%`,
       );
       if (process.env.VERBOSE_CORPUS)
         console.log(
