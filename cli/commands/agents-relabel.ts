@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
+import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import {
   enqueueRelabel,
   latestRelabelRun,
@@ -54,6 +55,7 @@ export async function relabelCommand(args: string[], io: CliIO): Promise<number>
       const show = (p: RelabelProgress) => (io.status ? io.status(line(p)) : undefined);
       const r = await relabelAgentEvents(handle, {
         retentionDays: config.AGENT_EVENTS_RETENTION_DAYS,
+        verifier: processVerifier(config),
         onProgress: show,
       });
       io.status?.('');

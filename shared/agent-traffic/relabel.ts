@@ -2,11 +2,13 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import { catalogueVersionInUse } from '../agent-catalogue/classify.ts';
 import { classifyVisit } from '../agent-catalogue/classify-visit.ts';
 import { refreshCatalogue } from '../agent-catalogue/watch.ts';
-import { CONFIDENCE } from '../agent-verification/verify.ts';
+import { refreshVerificationSources } from '../agent-verification/sources-sync.ts';
+import { CONFIDENCE, type Verifier, verifyWithoutRdns } from '../agent-verification/verify.ts';
 import type { Database } from '../db/database.ts';
 import { addJob } from '../jobs/queue.ts';
 import { foldPages } from './page-rollups.ts';
 import { rollupDeltaCtes } from './rollup-deltas.ts';
+import { requestVerification } from './verify-pending.ts';
 
 // History follows the catalogue: the stored events of the retention window are labelled again
 // (platform, agent, type) with the classifier in use, and their rollups moved with them, so the
@@ -19,7 +21,10 @@ import { rollupDeltaCtes } from './rollup-deltas.ts';
 //
 // Only user agents the classifier names as agents are relabelled: events stored for another
 // reason (a browser's visit proved by a Web Bot Auth signature, named by its signer) keep their
-// labels. Verification stays as it was stored: it is about the request, not the name.
+// labels. An event whose name changes is verified again as the new name calls for (its vendor's IP
+// ranges, or `pending` for reverse DNS, which verify_agent_visits settles): a bot first stored
+// unrecognised and later named GPTBot is checked against OpenAI's ranges like a new visit. A Web
+// Bot Auth signature proved the request itself and stays.
 
 export const RELABEL_TASK = 'relabel_agent_events';
 
@@ -46,6 +51,8 @@ export interface RelabelOptions {
   catalogue?: string;
   /** AGENT_EVENTS_RETENTION_DAYS: events older than this are past relabelling (null: all). */
   retentionDays: number | null;
+  /** Checks an event again under its new name, as ingestion does (createVerifier). */
+  verifier: Verifier;
   onProgress?: (p: RelabelProgress) => void;
   signal?: AbortSignal;
 }
@@ -100,17 +107,22 @@ export async function relabelAgentEvents(
     changed: Number(run.changed_events),
   };
   opts.onProgress?.({ ...progress });
+  await refreshVerificationSources(db, opts.verifier.ranges); // synced vendor lists, as ingestion uses
   const days = await daysAfter(db, run);
   const sites = new Set<string>();
   for (const d of days) {
     if (opts.signal?.aborted) return { ...progress, resumed, finished: false, labelled };
-    const changed = await relabelDayRetrying(db, run, d);
+    const changed = await relabelDayRetrying(db, run, d, opts.verifier);
     progress.done += d.events;
     progress.changed += changed;
     if (changed > 0) sites.add(d.site_id);
     opts.onProgress?.({ ...progress });
   }
   // Page rollups: the day deltas went to agent_page_pending; fold them and drop the emptied rows.
+  // Events that now wait for reverse DNS: the job that settles them is queued like ingestion's.
+  const { rows: pending } =
+    await sql`select 1 from agent_events where verification = 'pending' limit 1`.execute(db);
+  if (pending.length > 0) requestVerification(db);
   for (const site of sites) {
     await foldPages(db, site);
     await sql`delete from agent_page_rollups where site_id = ${site}::bigint and visits <= 0`.execute(db);
@@ -200,38 +212,74 @@ async function daysAfter(db: Kysely<Database>, run: Run): Promise<Day[]> {
 }
 
 /** relabelDay, sent again when it deadlocks with an ingest batch or a verification upserting the same rollups. */
-async function relabelDayRetrying(db: Kysely<Database>, run: Run, d: Day): Promise<number> {
+async function relabelDayRetrying(
+  db: Kysely<Database>,
+  run: Run,
+  d: Day,
+  verifier: Verifier,
+): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction().execute((tx) => relabelDay(tx, run, d));
+      return await db.transaction().execute((tx) => relabelDay(tx, run, d, verifier));
     } catch (err) {
       if ((err as { code?: string }).code !== '40P01' || attempt >= 5) throw err;
     }
   }
 }
 
+// The day's events (e) with their user agent's label (l), and those whose label differs from it:
+// fragments of both statements below.
+const eventsWithLabels = (run: Run) =>
+  sql`agent_events e join agent_relabel_labels l on l.run_id = ${run.id}::bigint and l.user_agent = e.user_agent`;
+const changingOn = (run: Run, d: Day, from: string) => sql`e.site_id = ${d.site_id}::bigint
+    and e.time >= greatest(${from}::timestamptz, ${run.since}::timestamptz)
+    and e.time < ${from}::timestamptz + interval '1 day'
+    and (e.platform, e.agent, e.type) is distinct from (l.platform, l.agent, l.type)`;
+
+/** What each (new name, address) of the day's changing events verifies as, checked once each. */
+async function verdictsOf(tx: Transaction<Database>, run: Run, d: Day, from: string, verifier: Verifier) {
+  const { rows } = await sql<{ agent: string; platform: string; ip: string }>`
+    select distinct l.agent, l.platform, host(e.ip) as ip from ${eventsWithLabels(run)}
+    where ${changingOn(run, d, from)} and e.ip is not null and e.verification <> 'signature'`.execute(tx);
+  const verdicts = rows.map((r) => verifyWithoutRdns(verifier, { ...r, signed: null }));
+  return {
+    agents: rows.map((r) => r.agent),
+    ips: rows.map((r) => r.ip),
+    verifications: verdicts,
+    confidences: verdicts.map((v) => CONFIDENCE[v]),
+  };
+}
+
 /**
- * One site's day: its events whose label differs from their user agent's are relabelled, each
- * moved as -1 under its old label and +1 under its new one in the hourly, daily and pending page
- * rollups (net per row, so no rollup row is touched twice), emptied rollup rows are dropped and
- * the run's cursor advances. Returns how many events changed.
+ * One site's day: its events whose label differs from their user agent's are relabelled and
+ * verified again under the new name, each moved as -1 under its old label and verification and +1
+ * under its new ones in the hourly, daily and pending page rollups (net per row, so no rollup row
+ * is touched twice), emptied rollup rows are dropped and the run's cursor advances. Returns how
+ * many events changed.
  */
-async function relabelDay(tx: Transaction<Database>, run: Run, d: Day): Promise<number> {
+async function relabelDay(tx: Transaction<Database>, run: Run, d: Day, verifier: Verifier): Promise<number> {
   const from = `${d.day}T00:00:00Z`;
+  const v = await verdictsOf(tx, run, d, from, verifier);
   const { rows } = await sql<{ changed: number }>`
-    with target as (
-      select e.site_id, e.time, e.hash, e.path, e.status, e.verification, e.verification as old_verification,
+    with verdict as (
+      select * from unnest(${v.agents}::text[], ${v.ips}::inet[], ${v.verifications}::text[], ${v.confidences}::real[])
+        as v(agent, ip, verification, confidence)
+    ), target as (
+      select e.site_id, e.time, e.hash, e.path, e.status,
+        case when e.verification = 'signature' then e.verification else coalesce(v.verification, 'none') end as verification,
+        e.verification as old_verification, v.confidence as verified_confidence,
         e.platform as old_platform, e.agent as old_agent, e.type as old_type,
         l.platform, l.agent, l.type, l.confidence
-      from agent_events e join agent_relabel_labels l on l.run_id = ${run.id}::bigint and l.user_agent = e.user_agent
-      where e.site_id = ${d.site_id}::bigint
-        and e.time >= greatest(${from}::timestamptz, ${run.since}::timestamptz)
-        and e.time < ${from}::timestamptz + interval '1 day'
-        and (e.platform, e.agent, e.type) is distinct from (l.platform, l.agent, l.type)
+      from ${eventsWithLabels(run)} left join verdict v on v.agent = l.agent and v.ip = e.ip
+      where ${changingOn(run, d, from)}
       for update of e
     ), moved as (
       update agent_events e set platform = t.platform, agent = t.agent, type = t.type,
-        confidence = case when e.verification = 'none' then least(${CONFIDENCE.none}::real, t.confidence) else e.confidence end
+        verification = t.verification,
+        confidence = case
+          when t.verification = 'signature' then e.confidence
+          when t.verification = 'none' then least(${CONFIDENCE.none}::real, t.confidence)
+          else t.verified_confidence end
       from target t where e.site_id = t.site_id and e.time = t.time and e.hash = t.hash
       returning t.*
     ), ${rollupDeltaCtes({ pages: true })}

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { processVerifier } from '../../shared/agent-traffic/collect.ts';
 import { RELABEL_TASK, relabelAgentEvents } from '../../shared/agent-traffic/relabel.ts';
 import { defineTask } from '../task.ts';
 
@@ -13,6 +14,7 @@ export default defineTask({
     let lastLogged = 0;
     const r = await relabelAgentEvents(db, {
       retentionDays: config.AGENT_EVENTS_RETENTION_DAYS,
+      verifier: processVerifier(config),
       signal,
       onProgress(p) {
         if (Date.now() - lastLogged < 10_000) return;

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { getAgent } from '../../../shared/agent-catalogue/store.ts';
 import { registerSite } from '../../../shared/agent-sites/sites.ts';
 import { relabelAgentEvents } from '../../../shared/agent-traffic/relabel.ts';
+import { offlineVerifier as verifier } from '../../helpers/agent-traffic.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { signedInPerson } from '../../helpers/console.ts';
 
@@ -97,7 +98,7 @@ describe('console agent page: unrecognised automated clients', () => {
     assert.notDeepEqual(await labels(), [
       { agent: 'WallabyAI-Crawler', platform: 'Wallaby', type: 'search' },
     ]);
-    const r = await relabelAgentEvents(t.handle.db, { retentionDays: null });
+    const r = await relabelAgentEvents(t.handle.db, { retentionDays: null, verifier });
     assert.ok(r.changed >= 3);
     assert.deepEqual(await labels(), [{ agent: 'WallabyAI-Crawler', platform: 'Wallaby', type: 'search' }]);
   });

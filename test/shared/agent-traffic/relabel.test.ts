@@ -11,6 +11,7 @@ import {
   RELABEL_TASK,
   relabelAgentEvents,
 } from '../../../shared/agent-traffic/relabel.ts';
+import { offlineVerifier as verifier } from '../../helpers/agent-traffic.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { SpecChecker } from '../../helpers/openapi.ts';
 
@@ -136,6 +137,7 @@ describe('relabel_agent_events', () => {
       classify: learned,
       catalogue: 'test-learned',
       retentionDays: null,
+      verifier,
       onProgress: (p) => progress.push(p.done),
     });
     assert.equal(r.finished, true);
@@ -177,6 +179,7 @@ describe('relabel_agent_events', () => {
       classify: learned,
       catalogue: 'test-learned',
       retentionDays: null,
+      verifier,
     });
     assert.equal(again.changed, 0);
     assert.deepEqual(await rollupTotals(site.id), totals);
@@ -191,6 +194,7 @@ describe('relabel_agent_events', () => {
       classify: learned,
       catalogue: 'test-resume',
       retentionDays: null,
+      verifier,
       signal: stop.signal,
       onProgress: () => {
         if (++days === 3) stop.abort(); // the initial report, then two days
@@ -205,6 +209,7 @@ describe('relabel_agent_events', () => {
       classify: learned,
       catalogue: 'test-resume',
       retentionDays: null,
+      verifier,
     });
     assert.equal(second.resumed, true);
     assert.equal(second.run, first.run);
@@ -227,7 +232,7 @@ describe('relabel_agent_events', () => {
         'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/128.0.0.0 Safari/537.36',
         'chatgpt.com', '', 'browse', 'signature', 1)`.execute(t.handle.db);
     // Without the learned entry (the shipped catalogue), Zephyr is unrecognised again everywhere.
-    const r = await relabelAgentEvents(t.handle.db, { catalogue: 'shipped', retentionDays: null });
+    const r = await relabelAgentEvents(t.handle.db, { catalogue: 'shipped', retentionDays: null, verifier });
     assert.equal(r.finished, true);
     const totals = await rollupTotals(site.id);
     assert.ok(totals.events.includes('Other/=3'), totals.events.join(' '));
@@ -235,6 +240,68 @@ describe('relabel_agent_events', () => {
     const zephyrLeft = await sql<{ n: number }>`
       select count(*)::int as n from agent_events where agent = 'ZephyrAIBot'`.execute(t.handle.db);
     assert.equal(zephyrLeft.rows[0]?.n, 0);
+  });
+
+  it("an event whose name changes is verified again as the new name calls for (its vendor's IP ranges)", async () => {
+    // Stored as an unnamed AI agent (verification none); the catalogue then learns that this user
+    // agent is OpenAI's GPTBot, whose published ranges hold 20.171.206.0/24 but not 198.51.100.0/24.
+    const ORBIT = 'Mozilla/5.0 (compatible; orbit ai-crawler; +https://orbit.example/bot)';
+    const asGptBot = createClassifier([
+      {
+        ...ZEPHYR_AGENT,
+        token: 'GPTBot',
+        aliases: ['orbit ai-crawler'],
+        operator: 'OpenAI',
+        platform: 'OpenAI',
+      },
+      ...CATALOGUE_IN_USE,
+    ]);
+    const { site, ingestToken } = await registerSite(t.handle.db, {
+      accountId: await accountOf(),
+      url: `https://reverify${Math.random().toString(36).slice(2, 8)}.example.com/`,
+    });
+    const requests = ['20.171.206.10', '20.171.206.11', '198.51.100.7'].map((ip, i) => ({
+      time: new Date(Date.now() - 60_000 - i * 1000).toISOString(),
+      method: 'GET',
+      path: '/docs',
+      status: 200,
+      ip,
+      user_agent: ORBIT,
+    }));
+    const res = await call(t.url, '/api/v1/collect', {
+      method: 'POST',
+      key: ingestToken,
+      body: { site: site.tracking_id, requests },
+    });
+    assert.equal(res.status, 202, res.text);
+    const verifications = async () =>
+      (
+        await sql<{ k: string }>`
+          select platform || '/' || agent || ' ' || verification || ' ' || confidence || ' ' || count(*) as k
+          from agent_events where site_id = ${site.id}::bigint group by platform, agent, verification, confidence
+          order by 1`.execute(t.handle.db)
+      ).rows.map((r) => r.k);
+    assert.deepEqual(await verifications(), ['Other/ none 0.5 3']);
+
+    await relabelAgentEvents(t.handle.db, {
+      classify: asGptBot,
+      catalogue: 'test-reverify',
+      retentionDays: null,
+      verifier,
+    });
+    assert.deepEqual(await verifications(), ['OpenAI/GPTBot ip 0.99 2', 'OpenAI/GPTBot spoofed 0.05 1']);
+    const { rows: rollups } = await sql<{ k: string }>`
+      select agent || ' ' || verification || ' ' || sum(visits) as k from agent_daily_rollups
+      where site_id = ${site.id}::bigint and visits > 0 group by agent, verification order by 1`.execute(
+      t.handle.db,
+    );
+    assert.deepEqual(
+      rollups.map((r) => r.k),
+      ['GPTBot ip 2', 'GPTBot spoofed 1'],
+      'the rollups moved with the verdicts',
+    );
+    const agents = await agentsOf(site.id);
+    assert.equal(platformOf(agents, 'OpenAI')?.visits, 3);
   });
 
   it('enqueueRelabel queues one job, on its own queue, replacing a queued one', async () => {
