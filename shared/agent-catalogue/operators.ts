@@ -136,6 +136,11 @@ export const OPERATORS: readonly Operator[] = [
   op('Tabnine', ['tabnine.com'], ['tabnine']),
   op('Cline', ['cline.bot'], ['cline']),
   op('Aider', ['aider.chat'], ['aider']),
+  op('Roo Code', ['roocode.com'], ['roocode', 'roocline']),
+  op('Kilo Code', ['kilocode.ai'], ['kilocode']),
+  op('All Hands AI', ['all-hands.dev'], ['openhands', 'allhands']),
+  op('Continue', ['continue.dev'], ['continuedev']),
+  op('CrewAI', ['crewai.com'], ['crewai']),
   op('Lovable', ['lovable.dev'], ['lovable']),
   op('Amazon', ['kiro.dev'], ['kiro']), // Kiro, Amazon's coding agent
   // Companies whose bots do many things: their AI products are recognised by AI words in the
@@ -183,7 +188,7 @@ export const OPERATORS: readonly Operator[] = [
 // AI products of multi-purpose operators, named in a token or URL path.
 /** AI words, each a whole word of a token (`Google-GeminiNotebook`, `Character-AI`). */
 export const AI_PRODUCT_WORDS =
-  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|mcp|modelcontextprotocol|gemini|gemma|bard|notebooklm|pinpoint|copilot|chatgpt|claude|sora|dalle|llama|deepmind|vertex|bedrock|nova|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice|pangu|kendra|qbusiness|hunyuan|yuanbao|wenxin|kimi|mistral|grok|hyperclova|watsonx|agentforce/;
+  /ai|genai|llms?|gpt|rag|chatbot|assistant|agentic|agi|mcp|modelcontextprotocol|gemini|gemma|bard|notebooklm|pinpoint|copilot|chatgpt|claude|sora|dalle|llama|deepmind|vertex|bedrock|nova|ernie|yiyan|qwen|tongyi|doubao|yandexgpt|alice|pangu|kendra|qbusiness|hunyuan|yuanbao|wenxin|kimi|mistral|grok|hyperclova|clova|watsonx|agentforce/;
 
 /**
  * Words that make a multi-purpose operator's bot an AI agent only next to that operator's brand:

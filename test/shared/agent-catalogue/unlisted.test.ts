@@ -47,6 +47,10 @@ const UNSEEN: [string, string][] = [
   ['Mozilla/5.0 (compatible; Naver-HyperCLOVA/1.0)', 'Naver'],
   ['Mozilla/5.0 (compatible; Replit-Agent/1.0)', 'Replit'],
   ['Mozilla/5.0 (compatible; TencentYuanbao/1.0)', 'Tencent'],
+  ['Mozilla/5.0 (compatible; NaverClovaX/1.0)', 'Naver'],
+  // agent frameworks and coding agents
+  ['Mozilla/5.0 (compatible; BabyAGI/1.0)', 'Other'],
+  ['Mozilla/5.0 (compatible; KiloCode/4.2)', 'Kilo Code'],
 ];
 
 // Ordinary bots of the same operators and generic monitoring: they stay non-AI.
