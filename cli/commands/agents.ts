@@ -62,10 +62,10 @@ async function syncCommand(args: string[], io: CliIO, db: Db): Promise<number> {
     if (!values.json) io.out(summaryLine(s));
   }
   const results = synced.flatMap((s) => (s.kind === 'catalogue' ? [s.result] : []));
-  const changed = results.some((r) => r.added + r.updated > 0);
+  const changed = results.some((r) => r.added + r.updated + r.withdrawn > 0);
   const relabel = changed ? await onCatalogueChanged(db.handle.db) : undefined;
   const { version } = await catalogueVersion(db.handle.db);
-  const total = (k: 'added' | 'updated' | 'unchanged') => results.reduce((n, r) => n + r[k], 0);
+  const total = (k: 'added' | 'updated' | 'unchanged' | 'withdrawn') => results.reduce((n, r) => n + r[k], 0);
   const verification = synced.flatMap((s) => (s.kind === 'verification' ? [s] : []));
   if (values.json)
     io.out(
@@ -79,6 +79,7 @@ async function syncCommand(args: string[], io: CliIO, db: Db): Promise<number> {
   else
     io.out(
       `catalogue ${version}: ${total('added')} added, ${total('updated')} updated, ${total('unchanged')} unchanged` +
+        (total('withdrawn') ? `, ${total('withdrawn')} no longer listed` : '') +
         (verification.length ? `; ${verification.length} verification source(s) stored` : '') +
         (relabel ? '; relabelling stored events (sightline agents relabel --wait to follow)' : ''),
     );

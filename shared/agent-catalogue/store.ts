@@ -196,6 +196,8 @@ export interface MergeSummary {
   added: number;
   updated: number;
   unchanged: number;
+  /** Entries the list named before and no longer does: the list is dropped from their sources. */
+  withdrawn: number;
 }
 
 /** The facts a list owns on an entry it created (ours, from `sightline`, are never overwritten). */
@@ -204,7 +206,9 @@ const FACTS = ['operator', 'platform', 'purpose', 'category', 'ai', 'pattern'] a
 /**
  * Merges a public list into the shared rows. A token (or spelling) not yet known is added as
  * `synced`; an entry the list first named takes the list's facts; any other entry only gains the
- * list as a source (and its category when it has none). Local entries are never touched.
+ * list as a source (and its category when it has none). An entry that cites the list but that this
+ * copy no longer names loses the list as a source, and is deleted when no source is left (see
+ * withdraw). Local entries are never touched.
  */
 export async function mergeSynced(
   db: Kysely<Database>,
@@ -217,26 +221,54 @@ export async function mergeSynced(
       select id, ${COLUMNS} from agent_catalogue where not is_local`.execute(tx);
     const bySpelling = new Map<string, Row & { id: string }>();
     for (const r of rows) for (const s of [r.token, ...r.aliases]) bySpelling.set(s.toLowerCase(), r);
-    const summary: MergeSummary = { source, added: 0, updated: 0, unchanged: 0 };
+    const summary: MergeSummary = { source, added: 0, updated: 0, unchanged: 0, withdrawn: 0 };
     const seen = new Set<string>();
+    const named = new Set<string>(); // ids of the rows this copy names
     for (const a of list) {
       const key = a.token.trim().toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
       const known = bySpelling.get(key);
+      if (known) named.add(known.id);
       if (!known) {
         await insertSynced(tx, a, source);
         summary.added++;
       } else if (await updateFromList(tx, known, a, source)) summary.updated++;
       else summary.unchanged++;
     }
+    summary.withdrawn = await withdraw(tx, source, rows, named);
     await sql`
       insert into agent_catalogue_sources (name, location, agents) values (${source}, ${location}, ${list.length})
       on conflict (name) do update set location = excluded.location, agents = excluded.agents,
         synced_at = now()`.execute(tx);
-    if (summary.added + summary.updated > 0) await bump(tx);
+    if (summary.added + summary.updated + summary.withdrawn > 0) await bump(tx);
     return summary;
   });
+}
+
+/**
+ * Drops `source` from the rows that cite it but are not `named` by this copy, and deletes a row
+ * left with no source (the list was the only one to name it). A copy that names fewer than half of
+ * the rows citing the list looks cut short (a failed download, a test file, the wrong URL): it
+ * withdraws nothing, so a bad copy cannot empty the catalogue. Returns how many rows it changed.
+ */
+async function withdraw(
+  tx: Db,
+  source: string,
+  rows: readonly (Row & { id: string })[],
+  named: ReadonlySet<string>,
+): Promise<number> {
+  const citing = rows.filter((r) => r.sources.includes(source));
+  const gone = citing.filter((r) => !named.has(r.id));
+  if (gone.length === 0 || (citing.length - gone.length) * 2 < citing.length) return 0;
+  for (const r of gone) {
+    const rest = r.sources.filter((s) => s !== source);
+    if (rest.length === 0) await sql`delete from agent_catalogue where id = ${r.id}::bigint`.execute(tx);
+    else
+      await sql`update agent_catalogue set sources = ${rest}::text[], updated_at = now()
+        where id = ${r.id}::bigint`.execute(tx);
+  }
+  return gone.length;
 }
 
 async function insertSynced(tx: Db, a: ListedAgent, source: string): Promise<void> {

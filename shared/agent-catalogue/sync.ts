@@ -77,7 +77,8 @@ export const sourcesOf = (setting: string): string[] =>
 export function summaryLine(s: LocationSync): string {
   if (s.kind === 'catalogue') {
     const r = s.result;
-    return `${r.source} (${r.location}): ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged`;
+    const withdrawn = r.withdrawn > 0 ? `, ${r.withdrawn} no longer listed` : '';
+    return `${r.source} (${r.location}): ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged${withdrawn}`;
   }
   const r = s.result;
   return r.kind === 'rdns'

@@ -10,7 +10,7 @@ import { type FixtureServer, startFixtureServer } from '../helpers/fixture-serve
 
 // `agents sync` over the real public lists of the corpora, served from loopback: each format is
 // recognised, and since the shipped snapshot was built from these same lists, merging them into
-// a freshly migrated catalogue adds and changes nothing (sync and snapshot agree on the merge).
+// a freshly migrated catalogue adds, changes and withdraws nothing (sync and snapshot agree).
 
 const CORPUS = process.env.CORPUS_DIR ?? path.resolve('../shared/corpora');
 const DIR = path.join(CORPUS, 'ai-user-agents');
@@ -54,13 +54,13 @@ describe('catalogue sync of the corpora lists', {
       assert.equal(s.kind, 'catalogue');
       const r = (s as Extract<typeof s, { kind: 'catalogue' }>).result;
       console.log(
-        `sync ${source}: ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged`,
+        `sync ${source}: ${r.agents} agents, ${r.added} added, ${r.updated} updated, ${r.unchanged} unchanged, ${r.withdrawn} no longer listed`,
       );
       assert.equal(r.format, format);
       assert.equal(r.source, source);
       assert.ok(r.agents > 20, 'the list has its AI agents');
       assert.equal(
-        r.added + r.updated,
+        r.added + r.updated + r.withdrawn,
         0,
         'the snapshot is out of date with the corpora: npm run catalogue:snapshot',
       );

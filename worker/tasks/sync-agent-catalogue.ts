@@ -28,7 +28,9 @@ export default defineTask({
         log.warn({ err, location }, 'agent list sync failed; the catalogue keeps what it has');
       }
     }
-    const changed = results.some((r) => r.kind === 'catalogue' && r.result.added + r.result.updated > 0);
+    const changed = results.some(
+      (r) => r.kind === 'catalogue' && r.result.added + r.result.updated + r.result.withdrawn > 0,
+    );
     if (changed) await onCatalogueChanged(db);
     note?.({ sources: sources.length, synced: results.length, failed: failed.length, changed });
     if (results.length === 0) throw new Error(`every agent list failed to sync: ${failed.join(', ')}`);

@@ -95,6 +95,43 @@ describe('agent catalogue store', () => {
     assert.equal(agentsInUse()[0]?.listed, false, 'local entries are ours, matched before list patterns');
   });
 
+  it('a newer copy of a list withdraws the entries it no longer names; a copy cut short withdraws nothing', async () => {
+    const citing = (await listAgents(handle.db)).filter(
+      (a) => a.origin !== 'local' && a.sources.includes('ai.robots.txt'),
+    );
+    const copyOf = (agents: { token: string; operator: string; category?: string | null }[]) =>
+      parseList(
+        JSON.stringify(
+          Object.fromEntries(agents.map((a) => [a.token, { operator: a.operator, function: a.category }])),
+        ),
+        'ai.robots.txt',
+      );
+    // A copy that adds WombatAIBot, which no other source names.
+    const wombat = { token: 'WombatAIBot', operator: 'Wombat', category: 'AI Search Crawlers' };
+    assert.equal((await mergeSynced(handle.db, 'ai.robots.txt', copyOf([...citing, wombat]))).added, 1);
+    // An entry arcjet names too.
+    const shared = citing.find((a) => a.sources.includes('arcjet'))!;
+
+    const cut = await mergeSynced(handle.db, 'ai.robots.txt', copyOf([wombat]));
+    assert.equal(cut.withdrawn, 0, 'a copy naming 1 of the list entries looks cut short');
+    assert.ok(await getAgent(handle.db, shared.token));
+
+    const newer = copyOf(citing.filter((a) => a !== shared));
+    const r = await mergeSynced(handle.db, 'ai.robots.txt', newer);
+    assert.equal(r.withdrawn, 2);
+    assert.equal(await getAgent(handle.db, wombat.token), undefined, 'no source names it: gone');
+    assert.deepEqual(
+      (await getAgent(handle.db, shared.token))?.sources,
+      shared.sources.filter((x) => x !== 'ai.robots.txt'),
+      'still named by the other lists',
+    );
+    assert.equal(
+      (await mergeSynced(handle.db, 'ai.robots.txt', newer)).withdrawn,
+      0,
+      'the same copy again: nothing',
+    );
+  });
+
   it('verification holds for synced entries: reverse DNS by platform, IP ranges kept from the snapshot', async () => {
     const robots = JSON.stringify({ 'Google-Pinpoint': { operator: 'Google', function: 'AI Assistants' } });
     assert.equal(rdnsDomains('Google-Pinpoint', 'Google'), undefined, 'not in the catalogue yet');
