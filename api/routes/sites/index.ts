@@ -14,6 +14,7 @@ import {
   AgentBreakdown,
   EventPage,
   EventsQuery,
+  FilteredWindowQuery,
   InsightList,
   PageRanking,
   PagesQuery,
@@ -39,6 +40,13 @@ async function siteAndWindow(db: Services['db'], accountId: string, siteId: stri
   return { site: site.value, window: window.value };
 }
 const tags = ['Agent traffic'];
+const FILTERS =
+  ' Filters, as the dashboard’s: `agent`, `page` and `referrer`, in any mix; filtered counts come from the raw events, kept for the retention window.';
+const filterOf = (q: { agent?: string; page?: string; referrer?: string }) => ({
+  agent: q.agent,
+  page: q.page,
+  referrer: q.referrer,
+});
 
 export default [
   defineRoute({
@@ -61,10 +69,11 @@ export default [
     operationId: 'getSiteStats',
     summary: 'Agent visits by platform and type, verified share, AI referrals, top pages and a daily trend',
     description:
-      'Window: from `since` (default 30 days before now), started at 00:00 UTC of the day that contains it (pages and referrals are kept per day; `requestedSince` echoes what was asked, `windowRule` says so), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic.',
+      'Window: from `since` (default 30 days before now), started at 00:00 UTC of the day that contains it (pages and referrals are kept per day; `requestedSince` echoes what was asked, `windowRule` says so), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic.' +
+      FILTERS,
     tags,
     access,
-    request: { params: SiteParams, query: WindowQuery },
+    request: { params: SiteParams, query: FilteredWindowQuery },
     responses: { 200: { description: 'Statistics', schema: SiteStats } },
     async handler(ctx, { params, query }, services) {
       const { site, window } = await siteAndWindow(
@@ -73,7 +82,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await siteStats(services.db, site, window);
+      ctx.body = await siteStats(services.db, site, window, filterOf(query));
     },
   }),
   defineRoute({
@@ -97,9 +106,10 @@ export default [
     path: '/api/v1/sites/:id/agents',
     operationId: 'getSiteAgents',
     summary: 'Per platform and per agent: visits, share, first and last seen, verification mix',
+    description: FILTERS.trim(),
     tags,
     access,
-    request: { params: SiteParams, query: WindowQuery },
+    request: { params: SiteParams, query: FilteredWindowQuery },
     responses: { 200: { description: 'Agent breakdown', schema: AgentBreakdown } },
     async handler(ctx, { params, query }, services) {
       const { site, window } = await siteAndWindow(
@@ -108,7 +118,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await siteAgents(services.db, site, window);
+      ctx.body = await siteAgents(services.db, site, window, filterOf(query));
     },
   }),
   defineRoute({
@@ -116,6 +126,7 @@ export default [
     path: '/api/v1/sites/:id/pages',
     operationId: 'getSitePages',
     summary: 'Pages ranked by agent visits, with the per-platform split and latest citability score',
+    description: FILTERS.trim(),
     tags,
     access,
     request: { params: SiteParams, query: PagesQuery },
@@ -127,7 +138,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await sitePages(services.db, site, window, query.limit);
+      ctx.body = await sitePages(services.db, site, window, query.limit, filterOf(query));
     },
   }),
   defineRoute({

@@ -66,6 +66,22 @@ export const WindowQuery = z.object({
     ),
 });
 
+// The dashboard's click-to-filter over the API (shared/agent-traffic/traffic-filter.ts): each
+// narrows what it can name, and filtered counts come from the raw events, so only the retention
+// window (AGENT_EVENTS_RETENTION_DAYS) has them.
+const filterText = (what: string) => z.string().trim().min(1).max(2048).optional().describe(what);
+export const FilteredWindowQuery = WindowQuery.extend({
+  agent: filterText(
+    'Only this agent: its catalogue token, as `agents[].agent` in /agents (`GPTBot`). Narrows agent visits; AI referrals (people) stay as they are',
+  ),
+  page: filterText(
+    'Only this page: its `path` as /pages returns it (`/pricing`). Narrows agent visits and AI referrals',
+  ),
+  referrer: filterText(
+    'Only AI referrals from this answer engine, as `aiReferrals.platforms[].platform` in /stats (`Perplexity`), and agent visits to the pages it sent people to',
+  ),
+});
+
 // The window of /stats, /agents, /pages and /insights (shared/agent-traffic/stats.ts windowStart).
 const windowFields = {
   since: iso.describe(
@@ -179,7 +195,9 @@ export const AgentBreakdown = z
   })
   .meta({ id: 'AgentBreakdown' });
 
-export const PagesQuery = WindowQuery.extend({ limit: z.coerce.number().int().min(1).max(500).default(50) });
+export const PagesQuery = FilteredWindowQuery.extend({
+  limit: z.coerce.number().int().min(1).max(500).default(50),
+});
 
 export const PageRanking = z
   .object({

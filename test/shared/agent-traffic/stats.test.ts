@@ -205,6 +205,59 @@ describe('agent-traffic statistics', () => {
     assert.equal(res.body.pages.find((p: { path: string }) => p.path === '/pricing').citability, null);
   });
 
+  it("filters: agent, page and referrer narrow /stats, /agents and /pages as the dashboard's chips do", async () => {
+    const get = async (p: string, op: string) => {
+      const res = await call(t.url, path(p), { key });
+      assert.equal(res.status, 200, `${p}: ${res.text}`);
+      spec.check('GET', `/api/v1/sites/{id}${op}`, res);
+      return res.body;
+    };
+    const platforms = (b: { platforms: { platform: string; visits: number }[] }) =>
+      b.platforms.map((x) => [x.platform, x.visits]);
+
+    const gpt = await get('/stats?agent=GPTBot', '/stats');
+    assert.equal(gpt.visits, 35);
+    assert.deepEqual(platforms(gpt), [['OpenAI', 35]]);
+    assert.equal(gpt.aiReferrals.visits, 1, 'referrals are people: an agent filter leaves them');
+
+    const docs0 = await get('/stats?page=/docs/0', '/stats');
+    assert.equal(docs0.visits, 20);
+    assert.deepEqual(platforms(docs0).sort(), [
+      ['Anthropic', 10],
+      ['OpenAI', 10],
+    ]);
+    const pricing = await get('/stats?page=/pricing', '/stats');
+    assert.equal(pricing.aiReferrals.visits, 0, 'nobody was sent to /pricing');
+
+    const perplexity = await get('/stats?referrer=Perplexity', '/stats');
+    assert.equal(perplexity.aiReferrals.visits, 1);
+    assert.equal(perplexity.visits, 20, 'agent visits to the page Perplexity sent people to');
+
+    const both = await get('/stats?agent=ClaudeBot&page=/docs/0', '/stats');
+    assert.equal(both.visits, 10);
+
+    const claude = await get('/agents?agent=ClaudeBot', '/agents');
+    assert.deepEqual(platforms(claude), [['Anthropic', 10]]);
+    const ranked = await get('/pages?agent=GPTBot', '/pages');
+    assert.deepEqual(
+      ranked.pages.map((x: { path: string; visits: number }) => [x.path, x.visits]),
+      [
+        ['/docs/0', 10],
+        ['/docs/1', 10],
+        ['/docs/2', 10],
+        ['/pricing', 5],
+      ],
+    );
+    assert.equal((await get('/stats?agent=NobodyBot', '/stats')).visits, 0);
+
+    const empty = await call(t.url, path('/stats?agent='), { key });
+    assert.equal(empty.status, 400);
+    assert.deepEqual(
+      empty.body.errors.map((e: { field: string }) => e.field),
+      ['query.agent'],
+    );
+  });
+
   it('events: newest first, cursor pagination without gaps or repeats, filters', async () => {
     const seen: string[] = [];
     let cursor: string | null = null;
