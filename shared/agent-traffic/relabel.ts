@@ -112,17 +112,15 @@ export async function relabelAgentEvents(
   const sites = new Set<string>();
   for (const d of days) {
     if (opts.signal?.aborted) return { ...progress, resumed, finished: false, labelled };
-    const changed = await relabelDayRetrying(db, run, d, opts.verifier);
+    const { changed, pending } = await relabelDayRetrying(db, run, d, opts.verifier);
+    // Events that now wait for reverse DNS: the job that settles them is queued, as ingestion does.
+    if (pending) requestVerification(db);
     progress.done += d.events;
     progress.changed += changed;
     if (changed > 0) sites.add(d.site_id);
     opts.onProgress?.({ ...progress });
   }
   // Page rollups: the day deltas went to agent_page_pending; fold them and drop the emptied rows.
-  // Events that now wait for reverse DNS: the job that settles them is queued like ingestion's.
-  const { rows: pending } =
-    await sql`select 1 from agent_events where verification = 'pending' limit 1`.execute(db);
-  if (pending.length > 0) requestVerification(db);
   for (const site of sites) {
     await foldPages(db, site);
     await sql`delete from agent_page_rollups where site_id = ${site}::bigint and visits <= 0`.execute(db);
@@ -217,7 +215,7 @@ async function relabelDayRetrying(
   run: Run,
   d: Day,
   verifier: Verifier,
-): Promise<number> {
+): Promise<DayResult> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction().execute((tx) => relabelDay(tx, run, d, verifier));
@@ -250,14 +248,24 @@ async function verdictsOf(tx: Transaction<Database>, run: Run, d: Day, from: str
   };
 }
 
+interface DayResult {
+  changed: number;
+  /** Some of the day's changed events now wait for reverse DNS. */
+  pending: boolean;
+}
+
 /**
  * One site's day: its events whose label differs from their user agent's are relabelled and
  * verified again under the new name, each moved as -1 under its old label and verification and +1
  * under its new ones in the hourly, daily and pending page rollups (net per row, so no rollup row
- * is touched twice), emptied rollup rows are dropped and the run's cursor advances. Returns how
- * many events changed.
+ * is touched twice), emptied rollup rows are dropped and the run's cursor advances.
  */
-async function relabelDay(tx: Transaction<Database>, run: Run, d: Day, verifier: Verifier): Promise<number> {
+async function relabelDay(
+  tx: Transaction<Database>,
+  run: Run,
+  d: Day,
+  verifier: Verifier,
+): Promise<DayResult> {
   const from = `${d.day}T00:00:00Z`;
   const v = await verdictsOf(tx, run, d, from, verifier);
   const { rows } = await sql<{ changed: number }>`
@@ -295,7 +303,7 @@ async function relabelDay(tx: Transaction<Database>, run: Run, d: Day, verifier:
     update agent_relabel_runs set cursor_site = ${d.site_id}::bigint, cursor_day = ${d.day}::date,
       done_events = done_events + ${d.events}, changed_events = changed_events + ${changed}, updated_at = now()
     where id = ${run.id}::bigint`.execute(tx);
-  return changed;
+  return { changed, pending: changed > 0 && v.verifications.includes('pending') };
 }
 
 /** The newest run, for the CLI's progress and the console (null before the first). */

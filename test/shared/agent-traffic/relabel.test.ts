@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { AgentInfo } from '../../../shared/agent-catalogue/catalogue.ts';
 import { CATALOGUE_IN_USE, createClassifier } from '../../../shared/agent-catalogue/classify.ts';
 import { registerSite } from '../../../shared/agent-sites/sites.ts';
+import { createVerifier } from '../../../shared/agent-traffic/ingest.ts';
 import { foldPages } from '../../../shared/agent-traffic/page-rollups.ts';
 import {
   enqueueRelabel,
@@ -11,6 +12,7 @@ import {
   RELABEL_TASK,
   relabelAgentEvents,
 } from '../../../shared/agent-traffic/relabel.ts';
+import { VERIFY_TASK } from '../../../shared/agent-traffic/verify-pending.ts';
 import { offlineVerifier as verifier } from '../../helpers/agent-traffic.ts';
 import { call, startTestApi, type TestApi } from '../../helpers/api.ts';
 import { SpecChecker } from '../../helpers/openapi.ts';
@@ -302,6 +304,40 @@ describe('relabel_agent_events', () => {
     );
     const agents = await agentsOf(site.id);
     assert.equal(platformOf(agents, 'OpenAI')?.visits, 3);
+
+    // Named Applebot instead, which Apple verifies by reverse DNS: the events wait for the lookup
+    // (pending) and the job that settles them is queued.
+    const verifyJobs = async () =>
+      (
+        await sql`select 1 from graphile_worker.jobs where task_identifier = ${VERIFY_TASK}`.execute(
+          t.handle.db,
+        )
+      ).rows.length;
+    assert.equal(await verifyJobs(), 0);
+    const asApplebot = createClassifier([
+      {
+        ...ZEPHYR_AGENT,
+        token: 'Applebot',
+        aliases: ['orbit ai-crawler'],
+        operator: 'Apple',
+        platform: 'Apple',
+      },
+      ...CATALOGUE_IN_USE,
+    ]);
+    const withRdns = createVerifier({
+      AGENT_VERIFY_RDNS: true,
+      AGENT_RDNS_TIMEOUT_MS: 100,
+      AGENT_RDNS_SERVERS: '127.0.0.1:9',
+      SCAN_ALLOW_HOSTS: '',
+    });
+    await relabelAgentEvents(t.handle.db, {
+      classify: asApplebot,
+      catalogue: 'test-reverify-rdns',
+      retentionDays: null,
+      verifier: withRdns,
+    });
+    assert.deepEqual(await verifications(), ['Apple/Applebot pending 0.5 3']);
+    assert.equal(await verifyJobs(), 1, 'verify_agent_visits queued');
   });
 
   it('enqueueRelabel queues one job, on its own queue, replacing a queued one', async () => {
