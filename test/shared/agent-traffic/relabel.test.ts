@@ -51,12 +51,24 @@ after(() => t.close());
 const accountOf = async (): Promise<string> =>
   String((await call(t.url, '/api/v1/account', { key })).body.id);
 
-/** A site with `n` Zephyr and `n` Claude visits on each of the last three days, through collect. */
-async function collectedSite(n: number) {
+/** A new site of the test account, with `requests` taken through the real collect endpoint. */
+async function siteWith(name: string, requests: Record<string, unknown>[]) {
   const { site, ingestToken } = await registerSite(t.handle.db, {
     accountId: await accountOf(),
-    url: `https://relabel${Math.random().toString(36).slice(2, 8)}.example.com/`,
+    url: `https://${name}${Math.random().toString(36).slice(2, 8)}.example.com/`,
   });
+  const res = await call(t.url, '/api/v1/collect', {
+    method: 'POST',
+    key: ingestToken,
+    body: { site: site.tracking_id, requests },
+  });
+  assert.equal(res.status, 202, res.text);
+  assert.equal(res.body.stored, requests.length);
+  return site;
+}
+
+/** A site with `n` Zephyr and `n` Claude visits on each of the last three days, through collect. */
+async function collectedSite(n: number) {
   const requests = [];
   for (let day = 0; day < 3; day++)
     for (let i = 0; i < n; i++)
@@ -69,14 +81,7 @@ async function collectedSite(n: number) {
           ip: '198.51.100.7',
           user_agent: ua,
         });
-  const res = await call(t.url, '/api/v1/collect', {
-    method: 'POST',
-    key: ingestToken,
-    body: { site: site.tracking_id, requests },
-  });
-  assert.equal(res.status, 202, res.text);
-  assert.equal(res.body.stored, 6 * n);
-  return site;
+  return siteWith('relabel', requests);
 }
 
 const since = () => new Date(Date.now() - 5 * 86_400_000).toISOString();
@@ -258,24 +263,17 @@ describe('relabel_agent_events', () => {
       },
       ...CATALOGUE_IN_USE,
     ]);
-    const { site, ingestToken } = await registerSite(t.handle.db, {
-      accountId: await accountOf(),
-      url: `https://reverify${Math.random().toString(36).slice(2, 8)}.example.com/`,
-    });
-    const requests = ['20.171.206.10', '20.171.206.11', '198.51.100.7'].map((ip, i) => ({
-      time: new Date(Date.now() - 60_000 - i * 1000).toISOString(),
-      method: 'GET',
-      path: '/docs',
-      status: 200,
-      ip,
-      user_agent: ORBIT,
-    }));
-    const res = await call(t.url, '/api/v1/collect', {
-      method: 'POST',
-      key: ingestToken,
-      body: { site: site.tracking_id, requests },
-    });
-    assert.equal(res.status, 202, res.text);
+    const site = await siteWith(
+      'reverify',
+      ['20.171.206.10', '20.171.206.11', '198.51.100.7'].map((ip, i) => ({
+        time: new Date(Date.now() - 60_000 - i * 1000).toISOString(),
+        method: 'GET',
+        path: '/docs',
+        status: 200,
+        ip,
+        user_agent: ORBIT,
+      })),
+    );
     const verifications = async () =>
       (
         await sql<{ k: string }>`
