@@ -41,12 +41,7 @@ async function siteAndWindow(db: Services['db'], accountId: string, siteId: stri
 }
 const tags = ['Agent traffic'];
 const FILTERS =
-  ' Filters, as the dashboard’s: `agent`, `page` and `referrer`, in any mix; filtered counts come from the raw events, kept for the retention window.';
-const filterOf = (q: { agent?: string; page?: string; referrer?: string }) => ({
-  agent: q.agent,
-  page: q.page,
-  referrer: q.referrer,
-});
+  'Filters, as the dashboard’s: `agent`, `page` and `referrer`, in any mix; filtered counts come from the raw events, kept for the retention window.';
 
 export default [
   defineRoute({
@@ -69,7 +64,7 @@ export default [
     operationId: 'getSiteStats',
     summary: 'Agent visits by platform and type, verified share, AI referrals, top pages and a daily trend',
     description:
-      'Window: from `since` (default 30 days before now), started at 00:00 UTC of the day that contains it (pages and referrals are kept per day; `requestedSince` echoes what was asked, `windowRule` says so), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic.' +
+      'Window: from `since` (default 30 days before now), started at 00:00 UTC of the day that contains it (pages and referrals are kept per day; `requestedSince` echoes what was asked, `windowRule` says so), to now. Days no source reported (no collect batch, no imported log) are gaps: `covered: false` and null counts, never zero traffic. ' +
       FILTERS,
     tags,
     access,
@@ -82,7 +77,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await siteStats(services.db, site, window, filterOf(query));
+      ctx.body = await siteStats(services.db, site, window, query);
     },
   }),
   defineRoute({
@@ -106,7 +101,7 @@ export default [
     path: '/api/v1/sites/:id/agents',
     operationId: 'getSiteAgents',
     summary: 'Per platform and per agent: visits, share, first and last seen, verification mix',
-    description: FILTERS.trim(),
+    description: FILTERS,
     tags,
     access,
     request: { params: SiteParams, query: FilteredWindowQuery },
@@ -118,7 +113,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await siteAgents(services.db, site, window, filterOf(query));
+      ctx.body = await siteAgents(services.db, site, window, query);
     },
   }),
   defineRoute({
@@ -126,7 +121,7 @@ export default [
     path: '/api/v1/sites/:id/pages',
     operationId: 'getSitePages',
     summary: 'Pages ranked by agent visits, with the per-platform split and latest citability score',
-    description: FILTERS.trim(),
+    description: FILTERS,
     tags,
     access,
     request: { params: SiteParams, query: PagesQuery },
@@ -138,7 +133,7 @@ export default [
         params.id,
         query.since,
       );
-      ctx.body = await sitePages(services.db, site, window, query.limit, filterOf(query));
+      ctx.body = await sitePages(services.db, site, window, query.limit, query);
     },
   }),
   defineRoute({
